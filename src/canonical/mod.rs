@@ -1,0 +1,40 @@
+//! The canonical result of the Toolnexus shared contract: what transcripts,
+//! provider requests and MCP carry.
+//!
+//! - [`ToolResult`] (SPEC §1): `{output, isError, parts?, metadata?}`.
+//! - [`ContentPart`] (SPEC §1B): text, image, file or audio, built only
+//!   through constructors that check the contract; [`MediaType`] is the
+//!   fixed extension table and [`PartLimit`] the size limit.
+//! - [`Request`] and [`Answer`] (SPEC §10): the suspension handshake.
+//! - [`read`]: the built-in `read` of a path.
+//!
+//! ```
+//! use toolresult::canonical::{ContentPart, Request, ToolResult};
+//!
+//! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+//! let shot = ToolResult::ok_with_parts(png.describe(), vec![png]);
+//! assert_eq!(shot.output, "image (image/png, 82 bytes)");
+//!
+//! let parked = ToolResult::pending(Request::input("Which environment?"));
+//! let json = serde_json::to_string(&parked)?;
+//! let back: ToolResult = serde_json::from_str(&json)?;
+//! assert_eq!(back.pending_request().unwrap().prompt, "Which environment?");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod limit;
+mod media;
+mod part;
+mod part_error;
+mod part_serde;
+mod pending;
+mod read;
+mod result;
+
+pub use limit::PartLimit;
+pub use media::MediaType;
+pub use part::{ContentPart, MediaSource, PartKind, PartSummary};
+pub use part_error::PartError;
+pub use pending::{Answer, Request};
+pub use read::{read, read_with_limit};
+pub use result::{PENDING_KEY, ToolResult};

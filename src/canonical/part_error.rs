@@ -1,0 +1,169 @@
+//! Why a content part could not be built.
+
+use std::io;
+
+/// Why a [`ContentPart`](super::ContentPart) could not be built, from a path,
+/// bytes, a reader, a URL or JSON.
+///
+/// Every message names the offending value.
+///
+/// ```
+/// use toolresult::canonical::{ContentPart, PartError};
+/// let err = ContentPart::from_path("notes.txt").unwrap_err();
+/// assert!(matches!(err, PartError::UnknownExtension { .. }));
+/// assert_eq!(
+///     err.to_string(),
+///     "unknown media extension `txt` in `notes.txt`: pass the bytes with an explicit mime type instead"
+/// );
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum PartError {
+    /// The path's extension is not in the media table.
+    #[error(
+        "unknown media extension `{extension}` in `{path}`: pass the bytes with an explicit mime type instead"
+    )]
+    UnknownExtension {
+        /// The path as given.
+        path: String,
+        /// The extension, as written.
+        extension: String,
+    },
+    /// The path has no extension at all.
+    #[error(
+        "`{path}` has no extension, so its media type is unknown: pass the bytes with an explicit mime type instead"
+    )]
+    MissingExtension {
+        /// The path as given.
+        path: String,
+    },
+    /// The path's file name is not valid UTF-8.
+    #[error("the file name of `{path}` is not valid UTF-8")]
+    NonUtf8FileName {
+        /// The path, with invalid bytes replaced.
+        path: String,
+    },
+    /// The path could not be read (or its metadata could not be).
+    #[error("cannot read `{path}`: {source}")]
+    Read {
+        /// The path as given.
+        path: String,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// The path names a directory or another non-file.
+    #[error("`{path}` is not a regular file")]
+    NotAFile {
+        /// The path as given.
+        path: String,
+    },
+    /// A file that is neither media nor UTF-8 text (from [`read`](super::read)).
+    #[error("`{path}` is not valid UTF-8 text and its extension is not a known media type")]
+    NotText {
+        /// The path as given.
+        path: String,
+    },
+    /// A reader failed while it was drained.
+    #[error("cannot read the {what}: {source}")]
+    Reader {
+        /// What was being read.
+        what: &'static str,
+        /// The I/O error.
+        #[source]
+        source: io::Error,
+    },
+    /// The content is larger than the part size limit.
+    #[error("{what} is {bytes} bytes, over the part size limit of {limit} bytes")]
+    TooLarge {
+        /// What was too large (a path, "the reader", "the bytes").
+        what: String,
+        /// Its size, or the size read so far when it went over.
+        bytes: u64,
+        /// The limit in force.
+        limit: u64,
+    },
+    /// A non-text part has no mime type, or an empty one.
+    #[error("a {kind} part needs a mime type")]
+    MissingMimeType {
+        /// The part's kind.
+        kind: super::PartKind,
+    },
+    /// A mime type that is not `type/subtype`.
+    #[error("invalid mime type `{mime_type}`: expected `type/subtype`")]
+    InvalidMimeType {
+        /// The mime type as given.
+        mime_type: String,
+    },
+    /// A mime type that does not match the part kind it was given with.
+    #[error("mime type `{mime_type}` is not valid for a {kind} part")]
+    MimeTypeMismatch {
+        /// The part's kind.
+        kind: super::PartKind,
+        /// The mime type as given.
+        mime_type: String,
+    },
+    /// A non-text part with both `data` and `url`.
+    #[error("a {kind} part has both `data` and `url`; it must have exactly one")]
+    BothDataAndUrl {
+        /// The part's kind.
+        kind: super::PartKind,
+    },
+    /// A non-text part with neither `data` nor `url`.
+    #[error("a {kind} part has neither `data` nor `url`; it must have exactly one")]
+    NeitherDataNorUrl {
+        /// The part's kind.
+        kind: super::PartKind,
+    },
+    /// A field that the part's kind does not carry (`mimeType` on a text part,
+    /// `text` on an image).
+    #[error("a {kind} part cannot carry `{field}`")]
+    UnexpectedField {
+        /// The part's kind.
+        kind: super::PartKind,
+        /// The wire name of the field.
+        field: &'static str,
+    },
+    /// A `type` that is not one of `text`, `image`, `file`, `audio`.
+    #[error("unknown part type `{type_name}`: expected one of `text`, `image`, `file`, `audio`")]
+    UnknownType {
+        /// The type as given.
+        type_name: String,
+    },
+    /// A `data:` URL that could not be parsed.
+    #[error("malformed data: URL `{url}`: {reason}")]
+    MalformedDataUrl {
+        /// The start of the URL (long URLs are cut).
+        url: String,
+        /// What was wrong with it.
+        reason: &'static str,
+    },
+    /// A URL that a part may not hold (no scheme, or a `file:` URL, which
+    /// would be a filesystem path).
+    #[error("`{url}` is not a URL a part may hold: {reason}")]
+    InvalidUrl {
+        /// The start of the URL (long URLs are cut).
+        url: String,
+        /// What was wrong with it.
+        reason: &'static str,
+    },
+    /// `data`, or the payload of a `data:` URL, that is not standard padded base64.
+    #[error("invalid base64 in {what}: {source}")]
+    InvalidBase64 {
+        /// Where the base64 was.
+        what: &'static str,
+        /// What the decoder found.
+        #[source]
+        source: base64::DecodeError,
+    },
+}
+
+/// Cuts a URL for an error message so a multi-megabyte data: URL does not
+/// become a multi-megabyte message.
+pub(crate) fn shorten(url: &str) -> String {
+    const KEEP: usize = 64;
+    match url.char_indices().nth(KEEP) {
+        Some((at, _)) => format!("{}…", url.get(..at).unwrap_or_default()),
+        None => url.to_owned(),
+    }
+}

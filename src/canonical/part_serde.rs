@@ -1,0 +1,192 @@
+//! The wire form of a part: keys `type`, `text`, `mimeType`, `data`, `url`,
+//! `name`, absent ones omitted, inline bytes as standard padded base64.
+//!
+//! Serialising streams the base64 straight into the output (no intermediate
+//! string); deserialising decodes it and checks every invariant, so JSON that
+//! breaks the contract is an error, never a silently accepted part.
+
+use std::fmt;
+
+use base64::display::Base64Display;
+use base64::engine::general_purpose::STANDARD;
+use serde::de::{self, MapAccess, Visitor};
+use serde::ser::SerializeStruct;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::part::{Body, PartFields, decode_base64};
+use super::{ContentPart, MediaSource, PartKind};
+
+/// Inline bytes, written as base64 through `collect_str`: serde_json escapes
+/// and writes each encoded chunk directly, so no base64 copy is ever held.
+struct Base64Data<'a>(&'a [u8]);
+
+impl Serialize for Base64Data<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(&Base64Display::new(self.0, &STANDARD))
+    }
+}
+
+impl Serialize for ContentPart {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut fields = 1 + usize::from(self.name.is_some());
+        match &self.body {
+            Body::Text(text) => fields += usize::from(!text.is_empty()),
+            Body::Media { .. } => fields += 2,
+        }
+        let mut s = serializer.serialize_struct("ContentPart", fields)?;
+        s.serialize_field("type", &self.kind)?;
+        match &self.body {
+            Body::Text(text) => {
+                if text.is_empty() {
+                    s.skip_field("text")?;
+                } else {
+                    s.serialize_field("text", text)?;
+                }
+            }
+            Body::Media { mime_type, source } => {
+                s.serialize_field("mimeType", mime_type)?;
+                match source {
+                    MediaSource::Data(bytes) => s.serialize_field("data", &Base64Data(bytes))?,
+                    MediaSource::Url(url) => s.serialize_field("url", url)?,
+                }
+            }
+        }
+        match &self.name {
+            Some(name) => s.serialize_field("name", name)?,
+            None => s.skip_field("name")?,
+        }
+        s.end()
+    }
+}
+
+/// The base64 `data` value, decoded as it is read (borrowed when it can be).
+struct DataField(bytes::Bytes);
+
+impl<'de> Deserialize<'de> for DataField {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct DataVisitor;
+        impl Visitor<'_> for DataVisitor {
+            type Value = DataField;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a standard padded base64 string")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<DataField, E> {
+                decode_base64("`data`", text)
+                    .map(DataField)
+                    .map_err(E::custom)
+            }
+        }
+        deserializer.deserialize_str(DataVisitor)
+    }
+}
+
+/// A string field that may be null (read as absent).
+fn next_string<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A::Error> {
+    map.next_value::<Option<String>>()
+}
+
+impl<'de> Deserialize<'de> for ContentPart {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct PartVisitor;
+        impl<'de> Visitor<'de> for PartVisitor {
+            type Value = ContentPart;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a content part object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ContentPart, A::Error> {
+                let mut kind: Option<String> = None;
+                let mut fields = PartFields::default();
+                while let Some(key) = map.next_key::<PartKey>()? {
+                    let duplicate = match key {
+                        PartKey::Type => kind.replace(map.next_value()?).is_some(),
+                        PartKey::Text => fields.text.replace_some(next_string(&mut map)?),
+                        PartKey::MimeType => fields.mime_type.replace_some(next_string(&mut map)?),
+                        PartKey::Url => fields.url.replace_some(next_string(&mut map)?),
+                        PartKey::Name => fields.name.replace_some(next_string(&mut map)?),
+                        PartKey::Data => {
+                            let data = map.next_value::<Option<DataField>>()?;
+                            fields.data.replace_some(data.map(|d| d.0))
+                        }
+                        PartKey::Other => {
+                            map.next_value::<de::IgnoredAny>()?;
+                            false
+                        }
+                    };
+                    if duplicate {
+                        return Err(de::Error::custom(format_args!(
+                            "duplicate field `{}`",
+                            key.wire_name()
+                        )));
+                    }
+                }
+                let kind = kind.ok_or_else(|| de::Error::missing_field("type"))?;
+                fields.kind = PartKind::from_wire(&kind).map_err(de::Error::custom)?;
+                ContentPart::from_fields(fields).map_err(de::Error::custom)
+            }
+        }
+        deserializer.deserialize_map(PartVisitor)
+    }
+}
+
+/// Sets an option from a value read off the wire, reporting a duplicate.
+trait ReplaceSome<T> {
+    fn replace_some(&mut self, value: Option<T>) -> bool;
+}
+
+impl<T> ReplaceSome<T> for Option<T> {
+    fn replace_some(&mut self, value: Option<T>) -> bool {
+        match value {
+            Some(value) => self.replace(value).is_some(),
+            None => false,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum PartKey {
+    Type,
+    Text,
+    MimeType,
+    Data,
+    Url,
+    Name,
+    Other,
+}
+
+impl PartKey {
+    fn wire_name(self) -> &'static str {
+        match self {
+            PartKey::Type => "type",
+            PartKey::Text => "text",
+            PartKey::MimeType => "mimeType",
+            PartKey::Data => "data",
+            PartKey::Url => "url",
+            PartKey::Name => "name",
+            PartKey::Other => "?",
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for PartKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = PartKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a content part key")
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<PartKey, E> {
+                Ok(match key {
+                    "type" => PartKey::Type,
+                    "text" => PartKey::Text,
+                    "mimeType" => PartKey::MimeType,
+                    "data" => PartKey::Data,
+                    "url" => PartKey::Url,
+                    "name" => PartKey::Name,
+                    _ => PartKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}

@@ -1,0 +1,215 @@
+//! The suspension handshake (SPEC §10): a `Request` a tool parks on, and the
+//! `Answer` that resumes it.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+/// What a suspended tool call is waiting for: input, an approval, a login.
+///
+/// A result carrying a request under `metadata.pending` is a suspension; build
+/// one with [`ToolResult::pending`](super::ToolResult::pending) and read it back
+/// with [`ToolResult::pending_request`](super::ToolResult::pending_request).
+///
+/// ```
+/// use toolresult::canonical::Request;
+/// let request = Request::input("Which environment?").with_id("req-1");
+/// assert_eq!(
+///     serde_json::to_string(&request)?,
+///     r#"{"id":"req-1","kind":"input","prompt":"Which environment?"}"#
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Request {
+    /// The correlation key an [`Answer`] echoes. Empty is filled in by `pending`.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub id: String,
+    /// What is asked for: `input`, `authorization`, or a kind of your own.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub kind: String,
+    /// What the person or host is asked.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub prompt: String,
+    /// Where to go to answer (a login page, say).
+    #[serde(
+        default,
+        skip_serializing_if = "is_absent",
+        deserialize_with = "empty_as_none"
+    )]
+    pub url: Option<String>,
+    /// Free-form data for the host.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Map<String, Value>>,
+    /// When the request lapses (RFC 3339).
+    #[serde(
+        rename = "expiresAt",
+        default,
+        skip_serializing_if = "is_absent",
+        deserialize_with = "empty_as_none"
+    )]
+    pub expires_at: Option<String>,
+}
+
+impl Request {
+    /// The kind asking for free-form input.
+    pub const INPUT: &'static str = "input";
+    /// The kind asking for a login at `url`.
+    pub const AUTHORIZATION: &'static str = "authorization";
+    /// The prompt of an authorization request when none is given.
+    pub const DEFAULT_AUTHORIZATION_PROMPT: &'static str = "Authorization required to continue";
+
+    /// A request of any kind.
+    #[must_use]
+    pub fn new(kind: impl Into<String>, prompt: impl Into<String>) -> Self {
+        Self {
+            kind: kind.into(),
+            prompt: prompt.into(),
+            ..Self::default()
+        }
+    }
+
+    /// A request for input.
+    #[must_use]
+    pub fn input(prompt: impl Into<String>) -> Self {
+        Self::new(Self::INPUT, prompt)
+    }
+
+    /// A request to log in at `url`, with the default prompt.
+    ///
+    /// ```
+    /// let request = toolresult::canonical::Request::authorization("https://example.com/login");
+    /// assert_eq!(request.prompt, "Authorization required to continue");
+    /// ```
+    #[must_use]
+    pub fn authorization(url: impl Into<String>) -> Self {
+        Self::new(Self::AUTHORIZATION, Self::DEFAULT_AUTHORIZATION_PROMPT).with_url(url)
+    }
+
+    /// The same request with this id.
+    #[must_use]
+    pub fn with_id(mut self, id: impl Into<String>) -> Self {
+        self.id = id.into();
+        self
+    }
+
+    /// The same request with this prompt.
+    #[must_use]
+    pub fn with_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.prompt = prompt.into();
+        self
+    }
+
+    /// The same request with this url (an empty one clears it).
+    #[must_use]
+    pub fn with_url(mut self, url: impl Into<String>) -> Self {
+        self.url = Some(url.into()).filter(|u| !u.is_empty());
+        self
+    }
+
+    /// The same request with this data.
+    #[must_use]
+    pub fn with_data(mut self, data: Map<String, Value>) -> Self {
+        self.data = Some(data);
+        self
+    }
+
+    /// The same request with this expiry (RFC 3339).
+    #[must_use]
+    pub fn with_expires_at(mut self, expires_at: impl Into<String>) -> Self {
+        self.expires_at = Some(expires_at.into()).filter(|e| !e.is_empty());
+        self
+    }
+
+    /// The request as a JSON value, built field by field (it cannot fail).
+    pub(crate) fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("id".into(), Value::String(self.id.clone()));
+        map.insert("kind".into(), Value::String(self.kind.clone()));
+        map.insert("prompt".into(), Value::String(self.prompt.clone()));
+        if let Some(url) = self.url.as_ref().filter(|u| !u.is_empty()) {
+            map.insert("url".into(), Value::String(url.clone()));
+        }
+        if let Some(data) = &self.data {
+            map.insert("data".into(), Value::Object(data.clone()));
+        }
+        if let Some(expires_at) = self.expires_at.as_ref().filter(|e| !e.is_empty()) {
+            map.insert("expiresAt".into(), Value::String(expires_at.clone()));
+        }
+        Value::Object(map)
+    }
+}
+
+/// The host's reply to a [`Request`], handed to the tool when it runs again.
+///
+/// ```
+/// use toolresult::canonical::Answer;
+/// let answer = Answer::declined("req-1", "user cancelled");
+/// assert_eq!(
+///     serde_json::to_string(&answer)?,
+///     r#"{"id":"req-1","ok":false,"reason":"user cancelled"}"#
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Answer {
+    /// The id of the request answered.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub id: String,
+    /// Whether the request was granted.
+    #[serde(default)]
+    pub ok: bool,
+    /// What was answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Map<String, Value>>,
+    /// Why it was declined.
+    #[serde(
+        default,
+        skip_serializing_if = "is_absent",
+        deserialize_with = "empty_as_none"
+    )]
+    pub reason: Option<String>,
+}
+
+impl Answer {
+    /// A granted answer carrying `data`.
+    #[must_use]
+    pub fn granted(id: impl Into<String>, data: Option<Map<String, Value>>) -> Self {
+        Self {
+            id: id.into(),
+            ok: true,
+            data,
+            reason: None,
+        }
+    }
+
+    /// A declined answer with its reason.
+    #[must_use]
+    pub fn declined(id: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self {
+            id: id.into(),
+            ok: false,
+            data: None,
+            reason: Some(reason.into()).filter(|r| !r.is_empty()),
+        }
+    }
+
+    /// Whether this answers `request` (the ids match).
+    #[must_use]
+    pub fn answers(&self, request: &Request) -> bool {
+        !self.id.is_empty() && self.id == request.id
+    }
+}
+
+fn is_absent(value: &Option<String>) -> bool {
+    value.as_deref().is_none_or(str::is_empty)
+}
+
+fn empty_as_none<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<String>, D::Error> {
+    Ok(Option::<String>::deserialize(deserializer)?.filter(|s| !s.is_empty()))
+}
+
+pub(crate) fn null_as_empty<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(deserializer)?.unwrap_or_default())
+}

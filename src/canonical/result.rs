@@ -1,0 +1,242 @@
+//! The canonical `ToolResult` (SPEC §1): what transcripts, providers and MCP carry.
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+use super::pending::null_as_empty;
+use super::{ContentPart, Request};
+
+/// The metadata key that turns a result into a suspension.
+pub const PENDING_KEY: &str = "pending";
+
+/// What the model is handed back for one tool call: text it reads, whether the
+/// call failed, non-text parts, and metadata the model never sees.
+///
+/// On the wire: `{"output", "isError", "parts"?, "metadata"?}`. Empty parts
+/// and absent metadata are omitted, so a text-only result is byte-identical to
+/// one from before parts existed. A missing or `null` output reads as `""`.
+///
+/// `output` stays the description even when parts carry the content: it is
+/// what transcripts, compaction, token estimates and text-only providers see.
+///
+/// ```
+/// use toolresult::canonical::ToolResult;
+///
+/// let found = ToolResult::ok("eu-west-1");
+/// assert_eq!(serde_json::to_string(&found)?, r#"{"output":"eu-west-1","isError":false}"#);
+///
+/// let missing = ToolResult::error("No such config key: nope");
+/// assert!(missing.is_error);
+///
+/// let read: ToolResult = serde_json::from_str(r#"{"isError":false}"#)?;
+/// assert_eq!(read.output, "");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    /// The text handed to the model.
+    #[serde(default, deserialize_with = "null_as_empty")]
+    pub output: String,
+    /// Whether the call failed (or is suspended). Fed back to the model, not thrown.
+    #[serde(rename = "isError", default)]
+    pub is_error: bool,
+    /// Non-text output: images, files, audio.
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "null_as_no_parts"
+    )]
+    pub parts: Vec<ContentPart>,
+    /// Free-form data for your code; the model never sees it. The key
+    /// [`PENDING_KEY`] is reserved for a suspension [`Request`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Map<String, Value>>,
+}
+
+impl ToolResult {
+    /// A success.
+    #[must_use]
+    pub fn ok(output: impl Into<String>) -> Self {
+        Self {
+            output: output.into(),
+            ..Self::default()
+        }
+    }
+
+    /// A failure the model can read and recover from.
+    #[must_use]
+    pub fn error(output: impl Into<String>) -> Self {
+        Self {
+            output: output.into(),
+            is_error: true,
+            ..Self::default()
+        }
+    }
+
+    /// A success carrying parts, with `output` describing them.
+    ///
+    /// ```
+    /// use toolresult::canonical::{ContentPart, ToolResult};
+    /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+    /// let result = ToolResult::ok_with_parts(png.describe(), vec![png]);
+    /// assert_eq!(result.output, "image (image/png, 82 bytes)");
+    /// assert_eq!(result.parts.len(), 1);
+    /// # Ok::<(), toolresult::canonical::PartError>(())
+    /// ```
+    #[must_use]
+    pub fn ok_with_parts(output: impl Into<String>, parts: Vec<ContentPart>) -> Self {
+        Self {
+            output: output.into(),
+            parts,
+            ..Self::default()
+        }
+    }
+
+    /// A suspension: the call cannot finish until `request` is answered.
+    ///
+    /// `isError` is true (a parked call has no answer yet), `output` is the
+    /// prompt (then a newline and the url, if there is one), and an empty id
+    /// is filled with a fresh UUID.
+    ///
+    /// ```
+    /// use toolresult::canonical::{Request, ToolResult};
+    /// let parked = ToolResult::pending(Request::input("Which environment?"));
+    /// assert!(parked.is_error);
+    /// let request = parked.pending_request().unwrap();
+    /// assert_eq!(request.kind, "input");
+    /// assert!(!request.id.is_empty());
+    /// ```
+    #[must_use]
+    pub fn pending(mut request: Request) -> Self {
+        if request.id.is_empty() {
+            request.id = uuid::Uuid::new_v4().to_string();
+        }
+        let mut output = request.prompt.clone();
+        if let Some(url) = request.url.as_deref().filter(|u| !u.is_empty()) {
+            output.push('\n');
+            output.push_str(url);
+        }
+        let mut metadata = Map::new();
+        metadata.insert(PENDING_KEY.to_owned(), request.to_value());
+        Self {
+            output,
+            is_error: true,
+            parts: Vec::new(),
+            metadata: Some(metadata),
+        }
+    }
+
+    /// A suspension asking for a login at `url`; `prompt` defaults to
+    /// `Authorization required to continue` when `None` or empty.
+    ///
+    /// ```
+    /// use toolresult::canonical::ToolResult;
+    /// let auth = ToolResult::auth_required("https://example.com/login", None);
+    /// assert_eq!(auth.output, "Authorization required to continue\nhttps://example.com/login");
+    /// assert_eq!(auth.pending_request().unwrap().kind, "authorization");
+    /// ```
+    #[must_use]
+    pub fn auth_required(url: impl Into<String>, prompt: Option<&str>) -> Self {
+        let mut request = Request::authorization(url);
+        if let Some(prompt) = prompt.filter(|p| !p.is_empty()) {
+            request.prompt = prompt.to_owned();
+        }
+        Self::pending(request)
+    }
+
+    /// The request this result is suspended on, if it is one: `metadata.pending`
+    /// holds an object that reads as a [`Request`] with an id or a kind.
+    #[must_use]
+    pub fn pending_request(&self) -> Option<Request> {
+        let value = self.metadata.as_ref()?.get(PENDING_KEY)?;
+        let request = Request::deserialize(value).ok()?;
+        (!request.id.is_empty() || !request.kind.is_empty()).then_some(request)
+    }
+
+    /// Whether this result is a suspension.
+    #[must_use]
+    pub fn is_pending(&self) -> bool {
+        self.pending_request().is_some()
+    }
+
+    /// The same result with `parts` appended.
+    #[must_use]
+    pub fn with_parts(mut self, parts: impl IntoIterator<Item = ContentPart>) -> Self {
+        self.parts.extend(parts);
+        self
+    }
+
+    /// The same result with `is_error` set.
+    ///
+    /// ```
+    /// use toolresult::canonical::ToolResult;
+    /// let res = ToolResult::ok("#1 Getting started");
+    /// let as_error = res.clone().with_is_error(true);
+    /// assert!(as_error.is_error);
+    /// assert_eq!(as_error.output, res.output);
+    /// assert_ne!(as_error, res);
+    /// ```
+    #[must_use]
+    pub fn with_is_error(mut self, is_error: bool) -> Self {
+        self.is_error = is_error;
+        self
+    }
+
+    /// The same result with its metadata replaced.
+    #[must_use]
+    pub fn with_metadata(mut self, metadata: Map<String, Value>) -> Self {
+        self.metadata = Some(metadata);
+        self
+    }
+
+    /// The same result with one metadata entry set.
+    ///
+    /// ```
+    /// use toolresult::canonical::ToolResult;
+    /// let res = ToolResult::ok("2 hits").with_meta("count", 2);
+    /// assert_eq!(res.meta("count"), Some(&serde_json::json!(2)));
+    /// ```
+    #[must_use]
+    pub fn with_meta(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
+        self.metadata
+            .get_or_insert_with(Map::new)
+            .insert(key.into(), value.into());
+        self
+    }
+
+    /// One metadata entry.
+    #[must_use]
+    pub fn meta(&self, key: &str) -> Option<&Value> {
+        self.metadata.as_ref()?.get(key)
+    }
+
+    /// The token estimate: one per four bytes of output, rounded up, plus
+    /// each part's [`ContentPart::estimated_tokens`].
+    #[must_use]
+    pub fn estimated_tokens(&self) -> usize {
+        self.output.len().div_ceil(4)
+            + self
+                .parts
+                .iter()
+                .map(ContentPart::estimated_tokens)
+                .sum::<usize>()
+    }
+}
+
+impl From<String> for ToolResult {
+    fn from(output: String) -> Self {
+        Self::ok(output)
+    }
+}
+
+impl From<&str> for ToolResult {
+    fn from(output: &str) -> Self {
+        Self::ok(output)
+    }
+}
+
+fn null_as_no_parts<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<ContentPart>, D::Error> {
+    Ok(Option::<Vec<ContentPart>>::deserialize(deserializer)?.unwrap_or_default())
+}
