@@ -33,3 +33,8 @@
 )]
 
 pub mod canonical;
+pub mod lower;
+mod typed;
+
+pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};
+pub use typed::{DynToolResult, Failure, ResultExt, ToolError, ToolResult};
