@@ -33,6 +33,10 @@
 )]
 
 pub mod canonical;
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 pub mod lower;
 mod typed;
 
