@@ -1,0 +1,132 @@
+//! An 8 MiB image from bytes into a canonical result written as JSON: the
+//! floor (base64 into a preallocated buffer), ours
+//! (`ContentPart::from_bytes` → `ToolResult::ok_with_parts` → JSON) and
+//! Toolnexus (`ContentPart::from_bytes` → JSON). Before timing, each
+//! contender's peak heap growth over its input is measured with a counting
+//! allocator and printed as a multiple of the image size.
+
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use criterion::{BatchSize, Criterion, black_box, criterion_group, criterion_main};
+use toolresult::canonical;
+
+const IMAGE_BYTES: usize = 8 * 1024 * 1024;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grow(bytes: usize) {
+    let now = CURRENT.fetch_add(bytes, Ordering::Relaxed) + bytes;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// only addition is two atomic counters, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grow(layout.size());
+        // SAFETY: forwarded with the caller's layout.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        grow(layout.size());
+        // SAFETY: forwarded with the caller's layout.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: forwarded with the caller's pointer and layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // Counted as a copy: old and new blocks are both live for a moment.
+        grow(new_size);
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: forwarded with the caller's pointer, layout and size.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Peak heap growth of `op` over what was live when it started (its input).
+fn peak_growth<I, R>(input: I, op: impl FnOnce(I) -> R) -> usize {
+    let start = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(start, Ordering::Relaxed);
+    let out = op(input);
+    let peak = PEAK.load(Ordering::Relaxed);
+    drop(out);
+    peak - start
+}
+
+fn image() -> Vec<u8> {
+    (0..IMAGE_BYTES as u32).map(|i| (i * 31 % 251) as u8).collect()
+}
+
+fn floor(bytes: Vec<u8>) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    STANDARD.encode_string(&bytes, &mut out);
+    out
+}
+
+fn ours(bytes: Vec<u8>) -> String {
+    let part = canonical::ContentPart::from_bytes(bytes, "image/png").unwrap();
+    let result = canonical::ToolResult::ok_with_parts(part.describe(), vec![part]);
+    serde_json::to_string(&result).unwrap()
+}
+
+fn toolnexus_peer(bytes: Vec<u8>) -> String {
+    let part = toolnexus::ContentPart::from_bytes(&bytes, "image/png").unwrap();
+    let result = toolnexus::ToolResult {
+        output: format!("image (image/png, {} bytes)", bytes.len()),
+        parts: vec![part],
+        ..Default::default()
+    };
+    serde_json::to_string(&result).unwrap()
+}
+
+fn image_8mib(c: &mut Criterion) {
+    let source = image();
+    for (name, op) in [
+        ("floor", floor as fn(Vec<u8>) -> String),
+        ("toolresult", ours),
+        ("toolnexus", toolnexus_peer),
+    ] {
+        let peak = peak_growth(source.clone(), op);
+        println!(
+            "image_8mib peak heap {name}: {peak} bytes = {:.2}x the image",
+            peak as f64 / IMAGE_BYTES as f64
+        );
+    }
+    let mut group = c.benchmark_group("image_8mib");
+    group.sample_size(20);
+    group.bench_function("floor base64 into preallocated String", |b| {
+        b.iter_batched(|| source.clone(), |v| floor(black_box(v)), BatchSize::LargeInput)
+    });
+    group.bench_function("toolresult from_bytes + ok_with_parts + JSON", |b| {
+        b.iter_batched(|| source.clone(), |v| ours(black_box(v)), BatchSize::LargeInput)
+    });
+    group.bench_function("toolnexus from_bytes + JSON", |b| {
+        b.iter_batched(
+            || source.clone(),
+            |v| toolnexus_peer(black_box(v)),
+            BatchSize::LargeInput,
+        )
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = common::criterion();
+    targets = image_8mib
+}
+criterion_main!(benches);
