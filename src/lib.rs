@@ -38,6 +38,7 @@ pub mod canonical;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 pub mod lower;
+pub mod retry;
 mod typed;
 
 pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};
