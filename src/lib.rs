@@ -33,3 +33,4 @@
 )]
 
 pub mod canonical;
+pub mod render;
