@@ -19,6 +19,12 @@
 //! [`PartPolicy::Placeholder`], or a [`RenderError`] under
 //! [`PartPolicy::Strict`]; no part is ever dropped.
 //!
+//! Two cargo features add conversions to other crates' models: `rmcp`
+//! (`From<&ToolResult>` for `rmcp::model::CallToolResult`, `TryFrom` back,
+//! and `mcp::to_rmcp`) and `toolnexus` (`From<&ToolResult>` for
+//! `toolnexus::ToolResult`, `TryFrom` back). Reading a foreign result fails
+//! with a [`ConvertError`].
+//!
 //! ```
 //! use toolresult::canonical::{ContentPart, ToolResult};
 //! use toolresult::render::{anthropic, PartPolicy, ToolCall};
