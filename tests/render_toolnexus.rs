@@ -60,6 +60,6 @@ fn a_toolnexus_part_that_breaks_the_contract_is_an_error() {
     assert!(matches!(&err, ConvertError::InvalidPart { at, .. } if at == "parts[1]"));
     assert_eq!(
         err.to_string(),
-        "parts[1]: a image part has neither `data` nor `url`; it must have exactly one"
+        "parts[1]: an image part has neither `data` nor `url`; it must have exactly one"
     );
 }
