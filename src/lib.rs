@@ -33,13 +33,14 @@
 )]
 
 pub mod canonical;
-
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;
 pub mod lower;
+pub mod render;
 pub mod retry;
 mod typed;
 
 pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};
 pub use typed::{DynToolResult, Failure, ResultExt, ToolError, ToolResult};
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
