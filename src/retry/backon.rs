@@ -1,4 +1,4 @@
-//! The policy in [`backon`](::backon)'s hooks (feature `backon`).
+//! The policy in [`backon`]'s hooks (feature `backon`).
 //!
 //! backon runs the loop and sleeps; the policy supplies the delays
 //! ([`backoff`]), which errors are retried ([`when`]), the retry-after rule
@@ -44,7 +44,6 @@ use super::{RetryEvent, RetryInput, RetryPolicy};
 /// The policy's delays as a backon backoff: the jittered backoff after each
 /// failed attempt, ending when the attempt limit is reached. Pass it to
 /// `.retry(...)`.
-#[must_use]
 pub fn backoff(policy: &RetryPolicy) -> PolicyBackoff {
     PolicyBackoff {
         policy: policy.clone(),

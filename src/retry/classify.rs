@@ -2,7 +2,7 @@
 //!
 //! The order, first match wins:
 //!
-//! 1. a [`Cancelled`](super::Cancelled) anywhere in the source chain: never
+//! 1. a [`Cancelled`] anywhere in the source chain: never
 //!    retried, whatever the hint says;
 //! 2. the explicit transient hint: `Some(true)` transient, `Some(false)`
 //!    permanent;
@@ -152,10 +152,10 @@ pub(crate) fn classify_chain(
         if let Some(found) = classifiers.iter().find_map(|classify| classify(link)) {
             return found;
         }
-        if let Some(io) = link.downcast_ref::<std::io::Error>() {
-            if let Some(found) = classify_io_kind(io.kind()) {
-                return found;
-            }
+        if let Some(io) = link.downcast_ref::<std::io::Error>()
+            && let Some(found) = classify_io_kind(io.kind())
+        {
+            return found;
         }
     }
     Classification::Unknown

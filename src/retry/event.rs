@@ -21,7 +21,7 @@ use super::Classification;
 ///
 /// let timeout = std::io::Error::from(std::io::ErrorKind::TimedOut);
 /// let run = policy.run(|| -> ToolResult<u8> {
-///     Failure::new(ToolError::new("timed out")).with_source(timeout.kind().into()).into()
+///     Failure::new(ToolError::new("timed out")).with_source(std::io::Error::from(timeout.kind())).into()
 /// });
 /// assert_eq!(run.attempts, 3);
 /// let seen = seen.lock().unwrap();

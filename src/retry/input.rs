@@ -49,6 +49,28 @@ pub trait RetryInput {
     fn source_type_name(&self) -> Option<&'static str>;
 }
 
+/// A borrowed outcome reads as the outcome.
+impl<X: RetryInput + ?Sized> RetryInput for &X {
+    fn is_failure(&self) -> bool {
+        (**self).is_failure()
+    }
+    fn is_suspended(&self) -> bool {
+        (**self).is_suspended()
+    }
+    fn is_transient(&self) -> Option<bool> {
+        (**self).is_transient()
+    }
+    fn retry_after(&self) -> Option<Duration> {
+        (**self).retry_after()
+    }
+    fn error_source(&self) -> Option<&(dyn StdError + 'static)> {
+        (**self).error_source()
+    }
+    fn source_type_name(&self) -> Option<&'static str> {
+        (**self).source_type_name()
+    }
+}
+
 impl<E> RetryInput for Failure<E> {
     fn is_failure(&self) -> bool {
         true

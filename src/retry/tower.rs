@@ -1,4 +1,4 @@
-//! The policy as a [`tower::retry::Policy`](::tower::retry::Policy) (feature `tower`).
+//! The policy as a [`tower::retry::Policy`] (feature `tower`).
 //!
 //! [`TowerPolicy`] retries a service's errors and also its *successful*
 //! responses that carry a failure: a [`Lowered`](crate::Lowered) with
