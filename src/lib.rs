@@ -38,7 +38,9 @@ pub mod canonical;
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
 pub mod lower;
+pub mod tool;
 mod typed;
 
 pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};
+pub use tool::{Tool, async_function, function};
 pub use typed::{DynToolResult, Failure, ResultExt, ToolError, ToolResult};
