@@ -49,16 +49,24 @@ struct ShotArgs {}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools: Vec<Box<dyn Tool>> = vec![
-        Box::new(tool::function("forecast", "Today's forecast for a city", forecast)),
-        Box::new(tool::function("screenshot", "A screenshot of the dashboard", |_: ShotArgs| {
-            // A part (a screenshot) beside structured data.
-            match ContentPart::from_path("tests/fixtures/fixture.png") {
-                Ok(png) => ToolResult::ok(json!({"width": 8, "height": 8})).with_part(png),
-                Err(e) => Failure::new(ToolError::new("the screenshot is missing"))
-                    .with_source(e)
-                    .into(),
-            }
-        })),
+        Box::new(tool::function(
+            "forecast",
+            "Today's forecast for a city",
+            forecast,
+        )),
+        Box::new(tool::function(
+            "screenshot",
+            "A screenshot of the dashboard",
+            |_: ShotArgs| {
+                // A part (a screenshot) beside structured data.
+                match ContentPart::from_path("tests/fixtures/fixture.png") {
+                    Ok(png) => ToolResult::ok(json!({"width": 8, "height": 8})).with_part(png),
+                    Err(e) => Failure::new(ToolError::new("the screenshot is missing"))
+                        .with_source(e)
+                        .into(),
+                }
+            },
+        )),
     ];
 
     println!("-- declared to a provider");
@@ -73,7 +81,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         ("screenshot", json!(null)),
     ];
     for (name, args) in calls {
-        let tool = tools.iter().find(|t| t.name() == name).ok_or("no such tool")?;
+        let tool = tools
+            .iter()
+            .find(|t| t.name() == name)
+            .ok_or("no such tool")?;
         let lowered = pollster::block_on(tool.call(args));
         // The model sees this:
         println!("model: {}", lowered.result.output);

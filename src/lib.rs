@@ -33,14 +33,15 @@
 )]
 
 pub mod canonical;
-
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-struct ReadmeDoctests;
 pub mod lower;
+pub mod render;
 pub mod tool;
 mod typed;
 
 pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};
 pub use tool::{Tool, async_function, function};
 pub use typed::{DynToolResult, Failure, ResultExt, ToolError, ToolResult};
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

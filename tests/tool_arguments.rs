@@ -57,7 +57,10 @@ fn assert_bad(args: Value, output: &str, message: &str, path: Option<&str>) {
     let lowered = call(&weather(), args);
     assert_eq!(lowered.result.output, output);
     assert!(lowered.result.is_error);
-    assert_eq!(serde_json::to_string(&lowered.result).unwrap(), expected(output));
+    assert_eq!(
+        serde_json::to_string(&lowered.result).unwrap(),
+        expected(output)
+    );
     assert_eq!(
         output,
         json!({"error": {"message": message, "suggestion": SUGGESTION}}).to_string()
@@ -65,7 +68,10 @@ fn assert_bad(args: Value, output: &str, message: &str, path: Option<&str>) {
     let d = &lowered.diagnostics;
     assert!(d.is_failure());
     assert_eq!(d.is_transient(), Some(false));
-    assert_eq!(d.source_type_name(), Some("toolresult::tool::InvalidArguments"));
+    assert_eq!(
+        d.source_type_name(),
+        Some("toolresult::tool::InvalidArguments")
+    );
     let source = d.source().unwrap();
     let invalid = source.downcast_ref::<InvalidArguments>().unwrap();
     assert_eq!(invalid.path(), path);
@@ -150,8 +156,13 @@ fn nested_paths() {
     struct Route {
         stops: Vec<Stop>,
     }
-    let route = tool::function("route", "Plan a route", |r: Route| r.stops.len().to_string());
-    let lowered = call(&route, json!({"stops": [{"city": "Oslo"}, {"town": "Bergen"}]}));
+    let route = tool::function("route", "Plan a route", |r: Route| {
+        r.stops.len().to_string()
+    });
+    let lowered = call(
+        &route,
+        json!({"stops": [{"city": "Oslo"}, {"town": "Bergen"}]}),
+    );
     assert_eq!(
         lowered.result.output,
         r#"{"error":{"message":"invalid arguments at `stops[1]`: missing field `city`","suggestion":"call `route` again with arguments that match its input schema"}}"#
@@ -187,7 +198,10 @@ fn null_or_missing_args_read_as_an_empty_object() {
 
 #[test]
 fn good_arguments_reach_the_body() {
-    let lowered = call(&weather(), json!({"city": "Oslo", "days": 3, "units": "celsius"}));
+    let lowered = call(
+        &weather(),
+        json!({"city": "Oslo", "days": 3, "units": "celsius"}),
+    );
     assert_eq!(
         serde_json::to_string(&lowered.result).unwrap(),
         r#"{"output":"{\"city\":\"Oslo\",\"days\":3}","isError":false}"#

@@ -34,9 +34,11 @@ struct Weather {
 }
 
 fn weather() -> impl Tool {
-    tool::function("get_weather", "Current weather for a city", |_: WeatherArgs| {
-        ToolResult::<_>::ok(Weather { celsius: -3.5 })
-    })
+    tool::function(
+        "get_weather",
+        "Current weather for a city",
+        |_: WeatherArgs| ToolResult::<_>::ok(Weather { celsius: -3.5 }),
+    )
 }
 
 const INPUT: &str = r#"{"properties":{"at":{"properties":{"lat":{"format":"double","type":"number"},"lon":{"format":"double","type":"number"}},"required":["lat","lon"],"type":["object","null"]},"city":{"description":"The city, in English.","type":"string"},"days":{"format":"uint8","maximum":255,"minimum":0,"type":["integer","null"]},"units":{"enum":["celsius","fahrenheit",null],"type":["string","null"]}},"required":["city"],"type":"object"}"#;
@@ -152,9 +154,11 @@ fn mcp_without_an_object_output() {
     struct Args {
         n: u32,
     }
-    let count = tool::function("count", "Count to n", |a: Args| -> Result<Vec<u32>, Failure> {
-        Ok((1..=a.n).collect())
-    });
+    let count = tool::function(
+        "count",
+        "Count to n",
+        |a: Args| -> Result<Vec<u32>, Failure> { Ok((1..=a.n).collect()) },
+    );
     assert_eq!(
         text(&declaration::mcp(&count)),
         r#"{"description":"Count to n","inputSchema":{"properties":{"n":{"format":"uint32","minimum":0,"type":"integer"}},"required":["n"],"type":"object"},"name":"count"}"#

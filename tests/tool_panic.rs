@@ -24,7 +24,10 @@ fn assert_safe(lowered: &Lowered, tool: &str, message: &str) {
     assert_eq!(lowered.result.output, OUTPUT);
     assert!(lowered.result.is_error);
     let wire = serde_json::to_string(&lowered.result).unwrap();
-    assert_eq!(wire, format!(r#"{{"output":{},"isError":true}}"#, json!(OUTPUT)));
+    assert_eq!(
+        wire,
+        format!(r#"{{"output":{},"isError":true}}"#, json!(OUTPUT))
+    );
     assert!(!wire.contains("hunter2"));
     assert!(!format!("{:?}", lowered.result).contains("hunter2"));
     assert!(!format!("{lowered:?}").contains("hunter2"));
@@ -62,7 +65,11 @@ fn a_static_str_and_a_non_string_payload() {
     let literal = tool::function("literal", "Panics", |_: Args| -> Result<u8, Failure> {
         panic!("db password hunter2")
     });
-    assert_safe(&literal.call_blocking(json!({"n": 1})).unwrap(), "literal", SECRET);
+    assert_safe(
+        &literal.call_blocking(json!({"n": 1})).unwrap(),
+        "literal",
+        SECRET,
+    );
     let odd = tool::function("odd", "Panics", |_: Args| -> Result<u8, Failure> {
         std::panic::panic_any(42_u8)
     });

@@ -39,24 +39,37 @@ struct NoArgs {}
 fn tools(counter: Arc<AtomicU32>) -> Vec<Box<dyn Tool>> {
     vec![
         Box::new(tool::function("add", "Add two integers", |a: AddArgs| {
-            a.a.checked_add(a.b).ok_or(ToolError::new("the sum overflows"))
+            a.a.checked_add(a.b)
+                .ok_or(ToolError::new("the sum overflows"))
         })),
-        Box::new(tool::function("weather", "Weather for a city", |a: CityArgs| {
-            ToolResult::<_>::ok(Weather {
-                city: a.city,
-                celsius: 21.5,
-            })
-        })),
-        Box::new(tool::async_function("lookup", "Look a key up", |a: CityArgs| async move {
-            if a.city == "region" {
-                ToolResult::ok("eu-west-1".to_owned())
-            } else {
-                ToolResult::fail(LookupError::NotFound { key: a.city })
-            }
-        })),
-        Box::new(tool::function("tick", "Count calls", move |_: NoArgs| -> Result<u32, Failure> {
-            Ok(counter.fetch_add(1, Ordering::SeqCst) + 1)
-        })),
+        Box::new(tool::function(
+            "weather",
+            "Weather for a city",
+            |a: CityArgs| {
+                ToolResult::<_>::ok(Weather {
+                    city: a.city,
+                    celsius: 21.5,
+                })
+            },
+        )),
+        Box::new(tool::async_function(
+            "lookup",
+            "Look a key up",
+            |a: CityArgs| async move {
+                if a.city == "region" {
+                    ToolResult::ok("eu-west-1".to_owned())
+                } else {
+                    ToolResult::fail(LookupError::NotFound { key: a.city })
+                }
+            },
+        )),
+        Box::new(tool::function(
+            "tick",
+            "Count calls",
+            move |_: NoArgs| -> Result<u32, Failure> {
+                Ok(counter.fetch_add(1, Ordering::SeqCst) + 1)
+            },
+        )),
         Box::new(tool::function("read", "Read a file", |a: CityArgs| {
             std::fs::read_to_string(a.city)
         })),
@@ -74,10 +87,25 @@ fn a_loop_over_mixed_tools() {
     let tools = tools(counter.clone());
     let calls = [
         ("add", json!({"a": 2, "b": 40}), "42", false),
-        ("add", json!({"a": i64::MAX, "b": 1}), r#"{"error":{"message":"the sum overflows"}}"#, true),
-        ("weather", json!({"city": "Lima"}), r#"{"city":"Lima","celsius":21.5}"#, false),
+        (
+            "add",
+            json!({"a": i64::MAX, "b": 1}),
+            r#"{"error":{"message":"the sum overflows"}}"#,
+            true,
+        ),
+        (
+            "weather",
+            json!({"city": "Lima"}),
+            r#"{"city":"Lima","celsius":21.5}"#,
+            false,
+        ),
         ("lookup", json!({"city": "region"}), "eu-west-1", false),
-        ("lookup", json!({"city": "zone"}), r#"{"error":{"code":"not_found","key":"zone"}}"#, true),
+        (
+            "lookup",
+            json!({"city": "zone"}),
+            r#"{"error":{"code":"not_found","key":"zone"}}"#,
+            true,
+        ),
         ("tick", Value::Null, "1", false),
         ("tick", json!({}), "2", false),
         (
@@ -99,7 +127,10 @@ fn a_loop_over_mixed_tools() {
     // Sync tools also run without a future; async ones say they cannot.
     let blocking: Vec<bool> = tools
         .iter()
-        .map(|t| t.call_blocking(json!({"city": "region", "a": 1, "b": 1})).is_some())
+        .map(|t| {
+            t.call_blocking(json!({"city": "region", "a": 1, "b": 1}))
+                .is_some()
+        })
         .collect();
     assert_eq!(blocking, [true, true, false, true, true]);
     let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
@@ -117,7 +148,11 @@ fn tools_are_send_and_sync_and_their_futures_are_send() {
     drop(future);
     let shared: Arc<dyn Tool> = Arc::from(tools.into_iter().next().unwrap());
     let handle = std::thread::spawn(move || {
-        shared.call_blocking(json!({"a": 1, "b": 2})).unwrap().result.output
+        shared
+            .call_blocking(json!({"a": 1, "b": 2}))
+            .unwrap()
+            .result
+            .output
     });
     assert_eq!(handle.join().unwrap(), "3");
 }

@@ -43,19 +43,21 @@ enum SearchError {
 }
 
 fn search() -> impl Tool {
-    tool::function("search", "Search the docs", |a: SearchArgs| match a.query.as_str() {
-        "quota" => ToolResult::fail(SearchError::RateLimited {
-            retry_in_seconds: 30,
-        }),
-        "secret" => ToolResult::fail(SearchError::Forbidden),
-        _ => ToolResult::ok(Hits {
-            hits: vec![Hit {
-                id: 1,
-                title: "Getting started".into(),
-                kind: a.kind.unwrap_or(Kind::Page),
-                score: None,
-            }],
-        }),
+    tool::function("search", "Search the docs", |a: SearchArgs| {
+        match a.query.as_str() {
+            "quota" => ToolResult::fail(SearchError::RateLimited {
+                retry_in_seconds: 30,
+            }),
+            "secret" => ToolResult::fail(SearchError::Forbidden),
+            _ => ToolResult::ok(Hits {
+                hits: vec![Hit {
+                    id: 1,
+                    title: "Getting started".into(),
+                    kind: a.kind.unwrap_or(Kind::Page),
+                    score: None,
+                }],
+            }),
+        }
     })
 }
 
@@ -86,7 +88,10 @@ fn assert_draft_2020_12(schema: &Value) {
     let mut found = Vec::new();
     keys(schema, &mut found);
     assert!(!found.iter().any(|k| k == "nullable"), "{schema}");
-    assert!(!found.iter().any(|k| k == "$schema" || k == "definitions"), "{schema}");
+    assert!(
+        !found.iter().any(|k| k == "$schema" || k == "definitions"),
+        "{schema}"
+    );
 }
 
 #[test]
@@ -135,7 +140,10 @@ fn the_model_facing_schema_validates_success_and_failure() {
     let success = output_json(&t, json!({"query": "start"}));
     let limited = output_json(&t, json!({"query": "quota"}));
     let forbidden = output_json(&t, json!({"query": "secret"}));
-    assert_eq!(limited, json!({"error": {"code": "rate_limited", "retry_in_seconds": 30}}));
+    assert_eq!(
+        limited,
+        json!({"error": {"code": "rate_limited", "retry_in_seconds": 30}})
+    );
     for real in [&success, &limited, &forbidden] {
         assert!(v.is_valid(real), "{real}");
     }
@@ -150,7 +158,9 @@ fn the_model_facing_schema_validates_success_and_failure() {
 fn the_default_error_shape() {
     let t = tool::function("count", "Count", |a: SearchArgs| -> Result<u32, Failure> {
         if a.query.is_empty() {
-            return Err(ToolError::new("the query is empty").with_suggestion("pass a word").into());
+            return Err(ToolError::new("the query is empty")
+                .with_suggestion("pass a word")
+                .into());
         }
         Ok(a.query.len() as u32)
     });
@@ -198,5 +208,8 @@ fn a_recursive_type_keeps_its_defs() {
     assert_draft_2020_12(value);
     let tree = json!({"name": "a", "children": [{"name": "b", "children": []}]});
     assert!(validator(value).is_valid(&tree));
-    assert!(!validator(value).is_valid(&json!({"name": "a", "children": [{"name": 1, "children": []}]})));
+    assert!(
+        !validator(value)
+            .is_valid(&json!({"name": "a", "children": [{"name": 1, "children": []}]}))
+    );
 }

@@ -93,7 +93,9 @@ fn strict_everywhere(schema: &Value) -> bool {
                 return false;
             }
             map.iter()
-                .filter(|(key, _)| !matches!(key.as_str(), "enum" | "const" | "default" | "examples"))
+                .filter(|(key, _)| {
+                    !matches!(key.as_str(), "enum" | "const" | "default" | "examples")
+                })
                 .all(|(_, value)| strict_everywhere(value))
         }
         Value::Array(items) => items.iter().all(strict_everywhere),

@@ -88,9 +88,11 @@ where
     F: Fn(Args) -> R,
 {
     fn run(&self, args: Value) -> Lowered {
-        catch_blocking(&self.name, || match InvalidArguments::decode::<Args>(args) {
-            Ok(args) => (self.body)(args).lower(),
-            Err(invalid) => invalid.lower(&self.name),
+        catch_blocking(&self.name, || {
+            match InvalidArguments::decode::<Args>(args) {
+                Ok(args) => (self.body)(args).lower(),
+                Err(invalid) => invalid.lower(&self.name),
+            }
         })
     }
 }

@@ -87,10 +87,7 @@ pub(crate) struct CatchPanic<'a> {
 }
 
 impl<'a> CatchPanic<'a> {
-    pub(crate) fn new(
-        tool: &'a str,
-        inner: impl Future<Output = Lowered> + Send + 'a,
-    ) -> Self {
+    pub(crate) fn new(tool: &'a str, inner: impl Future<Output = Lowered> + Send + 'a) -> Self {
         Self {
             tool,
             inner: Some(Box::pin(inner)),
@@ -104,7 +101,9 @@ impl Future for CatchPanic<'_> {
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Lowered> {
         let this = &mut *self;
         let Some(inner) = this.inner.as_mut() else {
-            return Poll::Ready(ToolPanicked::new(this.tool, &"the tool was polled after it completed").lower());
+            return Poll::Ready(
+                ToolPanicked::new(this.tool, &"the tool was polled after it completed").lower(),
+            );
         };
         match catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
