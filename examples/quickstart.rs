@@ -47,6 +47,21 @@ fn forecast(args: ForecastArgs) -> Result<Forecast, Failure> {
 #[derive(Deserialize, JsonSchema)]
 struct ShotArgs {}
 
+#[derive(Deserialize, JsonSchema)]
+struct DeployArgs {
+    /// Where to deploy; asked for when missing.
+    environment: Option<String>,
+}
+
+/// A tool that can suspend: without an environment it asks the user, and
+/// the loop parks the call until the answer comes back.
+fn deploy(args: DeployArgs) -> toolresult::canonical::ToolResult {
+    match args.environment {
+        Some(env) => toolresult::canonical::ToolResult::ok(format!("deployed to {env}")),
+        None => toolresult::canonical::ToolResult::pending(Request::input("Which environment?")),
+    }
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tools: Vec<Box<dyn Tool>> = vec![
         Box::new(tool::function(
@@ -67,29 +82,50 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
             },
         )),
+        Box::new(tool::function("deploy", "Deploy the service", deploy)),
     ];
 
-    println!("-- declared to a provider");
-    println!("anthropic: {}", declaration::anthropic(tools[0].as_ref()));
+    println!("-- declared to providers");
+    let forecast_tool = tools.first().ok_or("no tools")?;
+    let openai = declaration::openai_responses(forecast_tool);
+    println!("openai:    {}", serde_json::to_string(&openai)?);
+    let anthropic = declaration::anthropic(forecast_tool);
+    println!("anthropic: {}", serde_json::to_string(&anthropic)?);
+    let gemini = declaration::gemini(forecast_tool);
+    println!("gemini:    {}", serde_json::to_string(&gemini)?);
+    for t in &tools {
+        println!(
+            "mcp:       {}",
+            serde_json::to_string(&declaration::mcp(t))?
+        );
+    }
 
     println!("-- called by name, lowered");
     let calls = [
-        ("forecast", json!({"city": "Oslo"})),
-        ("forecast", json!({"city": ""})),
-        ("forecast", json!({"city": "Lima"})),
-        ("forecast", json!({"town": "Oslo"})),
-        ("screenshot", json!(null)),
+        ("forecast", r#"{"city": "Oslo"}"#),
+        ("forecast", r#"{"city": ""}"#),
+        ("forecast", r#"{"city": "Lima"}"#),
+        ("forecast", r#"{"town": "Oslo"}"#),
+        ("forecast", r#"{"city": "Oslo""#),
+        ("screenshot", ""),
+        ("deploy", "{}"),
+        ("deploy", r#"{"environment": "staging"}"#),
     ];
-    for (name, args) in calls {
+    for (name, arguments) in calls {
         let tool = tools
             .iter()
             .find(|t| t.name() == name)
             .ok_or("no such tool")?;
-        let lowered = pollster::block_on(tool.call(args));
+        // The arguments as the provider sent them: JSON text.
+        let lowered = pollster::block_on(tool.call_json(arguments));
         // The model sees this:
         println!("model: {}", lowered.result.output);
         for part in &lowered.result.parts {
             println!("       + {}", part.describe());
+        }
+        if let Some(request) = lowered.result.pending_request() {
+            // A suspension: the loop asks the user and answers `request.id`.
+            println!("       (suspended: {} {:?})", request.kind, request.prompt);
         }
         // Rust keeps this (never shown to the model):
         let d = &lowered.diagnostics;
@@ -103,10 +139,5 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!("-- the built-in read of a media file");
     println!("read: {}", read("tests/fixtures/fixture.png").output);
-
-    println!("-- a suspension");
-    let parked = toolresult::canonical::ToolResult::pending(Request::input("Which environment?"));
-    let request = parked.pending_request().ok_or("no suspension")?;
-    println!("pending: {} {:?}", request.kind, request.prompt);
     Ok(())
 }

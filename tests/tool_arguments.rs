@@ -207,3 +207,90 @@ fn good_arguments_reach_the_body() {
         r#"{"output":"{\"city\":\"Oslo\",\"days\":3}","isError":false}"#
     );
 }
+
+#[test]
+fn null_for_a_required_field() {
+    assert_bad(
+        json!({"city": null}),
+        r#"{"error":{"message":"invalid arguments at `city`: invalid type: null, expected a string","suggestion":"call `get_weather` again with arguments that match its input schema"}}"#,
+        "invalid arguments at `city`: invalid type: null, expected a string",
+        Some("city"),
+    );
+}
+
+#[test]
+fn unknown_field_when_the_arguments_are_closed() {
+    #[derive(Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Closed {
+        city: String,
+    }
+    let closed = tool::function("closed", "Closed", |a: Closed| a.city);
+    let lowered = call(&closed, json!({"city": "Oslo", "town": "Oslo"}));
+    assert_eq!(
+        lowered.result.output,
+        r#"{"error":{"message":"invalid arguments at `town`: unknown field `town`, expected `city`","suggestion":"call `closed` again with arguments that match its input schema"}}"#
+    );
+    assert!(lowered.result.is_error);
+}
+
+#[test]
+fn a_boolean_is_not_an_object() {
+    assert_bad(
+        json!(true),
+        r#"{"error":{"message":"invalid arguments: invalid type: boolean `true`, expected a JSON object","suggestion":"call `get_weather` again with arguments that match its input schema"}}"#,
+        "invalid arguments: invalid type: boolean `true`, expected a JSON object",
+        None,
+    );
+}
+
+#[test]
+fn arguments_as_json_text() {
+    let t = weather();
+    let run = |text: &str| pollster::block_on(t.call_json(text));
+
+    let lowered = run(r#"{"city": "Oslo", "days": 2}"#);
+    assert_eq!(lowered.result.output, r#"{"city":"Oslo","days":2}"#);
+    assert!(!lowered.result.is_error);
+
+    // Blank text is no arguments: `{}`.
+    assert_eq!(
+        run("  ").result.output,
+        r#"{"error":{"message":"invalid arguments: missing field `city`","suggestion":"call `get_weather` again with arguments that match its input schema"}}"#
+    );
+
+    // Text that is not JSON: an error result, never a panic, and the body
+    // does not run.
+    let lowered = run(r#"{"city": "Oslo""#);
+    assert_eq!(
+        lowered.result.output,
+        r#"{"error":{"message":"invalid arguments: the arguments are not JSON: EOF while parsing an object at line 1 column 15","suggestion":"call `get_weather` again with arguments that match its input schema"}}"#
+    );
+    assert!(lowered.result.is_error);
+    let d = &lowered.diagnostics;
+    assert_eq!(d.is_transient(), Some(false));
+    let invalid = d
+        .source()
+        .unwrap()
+        .downcast_ref::<InvalidArguments>()
+        .unwrap();
+    assert_eq!(invalid.path(), None);
+    assert!(invalid.serde_error().is_eof());
+}
+
+#[test]
+fn async_tools_report_bad_arguments_the_same_way() {
+    let lookup = tool::async_function("lookup", "Look a key up", |a: WeatherArgs| async move {
+        ToolResult::<_>::ok(a.city)
+    });
+    let lowered = pollster::block_on(lookup.call(json!({"city": 1})));
+    assert_eq!(
+        lowered.result.output,
+        r#"{"error":{"message":"invalid arguments at `city`: invalid type: integer `1`, expected a string","suggestion":"call `lookup` again with arguments that match its input schema"}}"#
+    );
+    let lowered = pollster::block_on(lookup.call_json("[]"));
+    assert_eq!(
+        lowered.result.output,
+        r#"{"error":{"message":"invalid arguments: invalid type: sequence, expected a JSON object","suggestion":"call `lookup` again with arguments that match its input schema"}}"#
+    );
+}

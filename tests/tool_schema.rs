@@ -131,27 +131,109 @@ fn the_output_schema_validates_a_real_success() {
     assert!(validator(schema).is_valid(&success));
 }
 
+/// The `ToolError` shape, as the model-facing schema spells it.
+fn tool_error_schema() -> Value {
+    json!({
+        "description": "What went wrong, and optionally what to try instead.",
+        "type": "object",
+        "properties": {
+            "message": {"description": "What went wrong.", "type": "string"},
+            "suggestion": {"description": "What the model could try instead.", "type": ["string", "null"]},
+        },
+        "required": ["message"],
+    })
+}
+
 #[test]
 fn the_model_facing_schema_validates_success_and_failure() {
     let t = search();
     let schema = t.model_facing_schema().as_value();
     assert_draft_2020_12(schema);
+    // Success, or `{"error": E}` where E is the tool's own error or the
+    // ToolError that bad arguments and panics are reported with.
+    let branches = schema["anyOf"].as_array().unwrap();
+    assert_eq!(branches.len(), 2);
+    assert_eq!(branches[0], *t.output_schema().as_value());
+    assert_eq!(
+        branches[1],
+        json!({
+            "type": "object",
+            "properties": {"error": {"anyOf": [
+                {"oneOf": [
+                    {"type": "object", "properties": {
+                        "code": {"type": "string", "const": "rate_limited"},
+                        "retry_in_seconds": {"type": "integer", "format": "uint32", "minimum": 0},
+                    }, "required": ["code", "retry_in_seconds"]},
+                    {"type": "object", "properties": {
+                        "code": {"type": "string", "const": "forbidden"},
+                    }, "required": ["code"]},
+                ]},
+                tool_error_schema(),
+            ]}},
+            "required": ["error"],
+            "additionalProperties": false,
+        })
+    );
+
     let v = validator(schema);
     let success = output_json(&t, json!({"query": "start"}));
     let limited = output_json(&t, json!({"query": "quota"}));
     let forbidden = output_json(&t, json!({"query": "secret"}));
+    let bad_arguments = output_json(&t, json!({"query": 7}));
     assert_eq!(
         limited,
         json!({"error": {"code": "rate_limited", "retry_in_seconds": 30}})
     );
-    for real in [&success, &limited, &forbidden] {
+    assert_eq!(
+        bad_arguments["error"]["message"],
+        "invalid arguments at `query`: invalid type: integer `7`, expected a string"
+    );
+    for real in [&success, &limited, &forbidden, &bad_arguments] {
         assert!(v.is_valid(real), "{real}");
     }
     // The failure branch alone refuses a success, and the reverse.
-    let branches = schema["oneOf"].as_array().unwrap();
     assert!(!validator(&branches[1]).is_valid(&success));
     assert!(!validator(&branches[0]).is_valid(&limited));
     assert!(!v.is_valid(&json!({"error": {"code": "teapot"}})));
+    assert!(!v.is_valid(&json!({"error": {"code": "forbidden"}, "also": 1})));
+    assert!(!v.is_valid(&json!({"hits": "none"})));
+}
+
+#[test]
+fn a_loose_success_type_still_validates_its_failures() {
+    // A `Value` success matches anything, a failure too: with `oneOf` a
+    // failure would match both branches and be refused.
+    let t = tool::function("echo", "Echo", |a: SearchArgs| -> Result<Value, Failure> {
+        if a.query.is_empty() {
+            return Err(ToolError::new("the query is empty").into());
+        }
+        Ok(json!({"query": a.query}))
+    });
+    let v = validator(t.model_facing_schema().as_value());
+    for args in [json!({"query": "x"}), json!({"query": ""}), json!([1])] {
+        let real = output_json(&t, args);
+        assert!(v.is_valid(&real), "{real}");
+    }
+    assert!(!tool::is_object_schema(t.output_schema()));
+}
+
+#[test]
+fn a_panic_is_a_valid_failure() {
+    let t = tool::function(
+        "boom",
+        "Boom",
+        |_: SearchArgs| -> ToolResult<Hits, SearchError> { panic!("kaput") },
+    );
+    let real = output_json(&t, json!({"query": "x"}));
+    assert_eq!(
+        real,
+        json!({"error": {"message": "the tool failed with an unexpected error (toolresult::tool::ToolPanicked)"}})
+    );
+    assert!(validator(t.model_facing_schema().as_value()).is_valid(&real));
+    // The tool's own error type alone would not have said so.
+    let own = tool::model_facing_schema::<Hits, SearchError>();
+    let own_error = &own.as_value()["anyOf"][1]["properties"]["error"]["anyOf"][0];
+    assert!(!validator(own_error).is_valid(&real["error"]));
 }
 
 #[test]
@@ -167,7 +249,7 @@ fn the_default_error_shape() {
     let schema = t.model_facing_schema().as_value();
     assert_eq!(
         schema,
-        &json!({"oneOf": [
+        &json!({"anyOf": [
             {"type": "integer", "format": "uint32", "minimum": 0},
             {
                 "type": "object",
@@ -184,6 +266,10 @@ fn the_default_error_shape() {
                 "additionalProperties": false,
             },
         ]})
+    );
+    assert_eq!(
+        schema["anyOf"][1]["properties"]["error"],
+        tool_error_schema()
     );
     let v = validator(schema);
     for args in [json!({"query": "abc"}), json!({"query": ""}), json!({})] {

@@ -32,6 +32,7 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 #[error("{}", self.message())]
 pub struct InvalidArguments {
     path: Option<String>,
+    not_json: bool,
     #[source]
     error: serde_json::Error,
 }
@@ -54,8 +55,39 @@ impl InvalidArguments {
             let path = error.path().to_string();
             Self {
                 path: (path != ".").then_some(path),
+                not_json: false,
                 error: error.into_inner(),
             }
+        })
+    }
+
+    /// Parses arguments sent as JSON text (OpenAI's `arguments` string).
+    /// Empty or blank text is `null`, which [`decode`](Self::decode) reads
+    /// as `{}`.
+    ///
+    /// # Errors
+    /// Text that is not JSON; the message says so, with serde's line and
+    /// column.
+    ///
+    /// ```
+    /// use toolresult::tool::InvalidArguments;
+    ///
+    /// assert_eq!(InvalidArguments::parse("  ")?, serde_json::Value::Null);
+    /// let err = InvalidArguments::parse("{city: Oslo}").unwrap_err();
+    /// assert_eq!(
+    ///     err.message(),
+    ///     "invalid arguments: the arguments are not JSON: key must be a string at line 1 column 2"
+    /// );
+    /// # Ok::<(), InvalidArguments>(())
+    /// ```
+    pub fn parse(arguments: &str) -> Result<Value, Self> {
+        if arguments.trim().is_empty() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_str(arguments).map_err(|error| Self {
+            path: None,
+            not_json: true,
+            error,
         })
     }
 
@@ -74,6 +106,7 @@ impl InvalidArguments {
         };
         Self {
             path: None,
+            not_json: false,
             error: serde_json::Error::invalid_type(unexpected, &"a JSON object"),
         }
     }
@@ -93,7 +126,8 @@ impl InvalidArguments {
 
     /// The model-facing message:
     /// `` invalid arguments at `days`: invalid type: string "x", expected u8 ``,
-    /// or `` invalid arguments: missing field `city` `` at the top level.
+    /// `` invalid arguments: missing field `city` `` at the top level, or
+    /// `invalid arguments: the arguments are not JSON: <serde's words>`.
     #[must_use]
     pub fn message(&self) -> String {
         Message(self).to_string()
@@ -121,9 +155,13 @@ struct Message<'a>(&'a InvalidArguments);
 
 impl fmt::Display for Message<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let error = &self.0.error;
         match &self.0.path {
-            Some(path) => write!(f, "invalid arguments at `{path}`: {}", self.0.error),
-            None => write!(f, "invalid arguments: {}", self.0.error),
+            Some(path) => write!(f, "invalid arguments at `{path}`: {error}"),
+            None if self.0.not_json => {
+                write!(f, "invalid arguments: the arguments are not JSON: {error}")
+            }
+            None => write!(f, "invalid arguments: {error}"),
         }
     }
 }

@@ -44,15 +44,16 @@
 //! assert_eq!(call("add", serde_json::json!({"a": 2, "b": 3})), "5");
 //! assert_eq!(call("get_weather", serde_json::json!({"city": "Oslo"})), r#"{"celsius":-3.5}"#);
 //!
-//! let declared = tool::declaration::anthropic(tools[1].as_ref());
+//! let declared = serde_json::to_value(tool::declaration::anthropic(&tools[1]))?;
 //! assert_eq!(declared["name"], "add");
+//! assert_eq!(declared["input_schema"]["required"], serde_json::json!(["a", "b"]));
+//! # Ok::<(), serde_json::Error>(())
 //! ```
 
 mod arguments;
 mod async_function;
 pub mod declaration;
 mod function;
-mod gemini_schema;
 mod panic;
 mod returns;
 mod schema;
@@ -93,12 +94,42 @@ pub trait Tool: Send + Sync {
     /// [`declaration::mcp`] for when MCP can take it as `outputSchema`).
     fn output_schema(&self) -> &Schema;
 
-    /// The schema of all the model reads back: `oneOf` the success or
+    /// The schema of all the model reads back: `anyOf` the success or
     /// `{"error": E}` ([`model_facing_schema`]).
     fn model_facing_schema(&self) -> &Schema;
 
     /// Calls the tool with the model's JSON arguments (`null` reads as `{}`).
     fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>>;
+
+    /// Calls the tool with its arguments as the JSON text a provider sent
+    /// (OpenAI's `arguments` string). Empty or blank text reads as `{}`;
+    /// text that is not JSON is an error result the model can act on,
+    /// like any other bad argument, and the body is not run.
+    ///
+    /// ```
+    /// use toolresult::tool::{self, Tool};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Args { limit: Option<u8> }
+    ///
+    /// let list = tool::function("list", "List things", |a: Args| a.limit.unwrap_or(10).to_string());
+    /// assert_eq!(pollster::block_on(list.call_json(r#"{"limit": 3}"#)).result.output, "3");
+    /// assert_eq!(pollster::block_on(list.call_json("")).result.output, "10");
+    /// let bad = pollster::block_on(list.call_json(r#"{"limit": 3"#));
+    /// assert_eq!(
+    ///     bad.result.output,
+    ///     r#"{"error":{"message":"invalid arguments: the arguments are not JSON: EOF while parsing an object at line 1 column 11","suggestion":"call `list` again with arguments that match its input schema"}}"#
+    /// );
+    /// ```
+    fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
+        match InvalidArguments::parse(arguments) {
+            Ok(args) => self.call(args),
+            Err(invalid) => {
+                let lowered = invalid.lower(self.name());
+                Box::pin(std::future::ready(lowered))
+            }
+        }
+    }
 
     /// Calls a synchronous tool on this thread; `None` for a tool that can
     /// only be awaited (the arguments are then dropped).
@@ -146,6 +177,9 @@ macro_rules! forward_tool {
             }
             fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
                 (**self).call(args)
+            }
+            fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
+                (**self).call_json(arguments)
             }
             fn call_blocking(&self, args: Value) -> Option<Lowered> {
                 (**self).call_blocking(args)

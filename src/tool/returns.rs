@@ -12,8 +12,11 @@ use crate::{IntoFailure, IntoToolResult, ToolResult};
 ///
 /// Implemented for [`ToolResult<T, E>`], for `Result<T, F>` where `F` is
 /// any [`IntoFailure`] ([`Failure<E>`](crate::Failure),
-/// [`ToolError`](crate::ToolError), any `std::error::Error`), and for the
-/// plain returns `String`, `&str`, `serde_json::Value` and `()`.
+/// [`ToolError`](crate::ToolError), any `std::error::Error`), for the
+/// plain returns `String`, `&str`, `serde_json::Value` and `()`, and for
+/// the canonical [`canonical::ToolResult`](crate::canonical::ToolResult)
+/// itself (a suspension, say), whose text can be anything: its value and
+/// error types are `serde_json::Value`, the schema `true`.
 pub trait ToolReturn: IntoToolResult {
     /// The success type: the JSON the model reads on success.
     type Value: JsonSchema;
@@ -56,4 +59,12 @@ infallible_return! {
     &str => String,
     serde_json::Value => serde_json::Value,
     () => (),
+}
+
+/// A canonical result is untyped: its `output` is whatever text the tool
+/// wrote, so both schemas are `true` (anything), and MCP gets no
+/// `outputSchema`.
+impl ToolReturn for crate::canonical::ToolResult {
+    type Value = serde_json::Value;
+    type Error = serde_json::Value;
 }

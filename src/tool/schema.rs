@@ -2,7 +2,7 @@
 //!
 //! - [`input_schema`]: what the model must send (the `Args`, as deserialised);
 //! - [`output_schema`]: the JSON of a success (the `T`, as serialised);
-//! - [`model_facing_schema`]: everything the model can read back, `oneOf`
+//! - [`model_facing_schema`]: everything the model can read back, `anyOf`
 //!   the success or `{"error": E}`.
 //!
 //! The schemas are JSON Schema draft 2020-12: `Option<T>` is
@@ -15,6 +15,8 @@
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::{JsonSchema, Schema};
 use serde_json::{Map, Value, json};
+
+use crate::ToolError;
 
 fn generator(settings: SchemaSettings) -> SchemaGenerator {
     settings
@@ -36,6 +38,11 @@ fn with_definitions(mut generator: SchemaGenerator, mut schema: Schema) -> Schem
 
 /// The schema of the arguments `A`, as serde deserialises them.
 ///
+/// Arguments are always a JSON object (a call with anything else is
+/// refused before `A` is decoded), and every provider wants
+/// `"type": "object"` at the root of a tool's parameters: a root that does
+/// not say its type (an enum of argument shapes, say) gets it added.
+///
 /// ```
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct WeatherArgs {
@@ -56,7 +63,14 @@ fn with_definitions(mut generator: SchemaGenerator, mut schema: Schema) -> Schem
 pub fn input_schema<A: JsonSchema + ?Sized>() -> Schema {
     let mut generator = generator(SchemaSettings::draft2020_12().for_deserialize());
     let schema = generator.subschema_for::<A>();
-    with_definitions(generator, schema)
+    let mut schema = with_definitions(generator, schema);
+    if let Some(root) = schema.as_object_mut()
+        && !root.contains_key("type")
+        && !root.contains_key("$ref")
+    {
+        root.insert("type".to_owned(), Value::String("object".to_owned()));
+    }
+    schema
 }
 
 /// The schema of a success value `T`, as serde serialises it: what MCP
@@ -69,20 +83,24 @@ pub fn output_schema<T: JsonSchema + ?Sized>() -> Schema {
     with_definitions(generator, schema)
 }
 
-/// The schema of everything the model reads back from a successful or
-/// failed call: `{"oneOf": [T, {"error": E}]}`, where the failure branch is
-/// an object with exactly the one required key `error`.
+/// The schema of everything the model reads back from a call, success or
+/// failure: `{"anyOf": [T, {"error": ..}]}`, where the failure branch is an
+/// object with exactly the one required key `error`.
+///
+/// The error is `E`, or the default [`ToolError`] shape: bad arguments and
+/// panics are reported as a `ToolError` whatever `E` is, so for any other
+/// `E` the `error` is `{"anyOf": [E, ToolError]}`. The branches are `anyOf`,
+/// not `oneOf`: a success type loose enough to look like an error (a
+/// `serde_json::Value`, a struct with no required field) still validates.
 ///
 /// It describes the JSON in the canonical `output`; a `T` that serialises to
 /// a string is the one exception, as `output` holds that string unquoted.
-/// Bad arguments and panics are reported with the default
-/// [`ToolError`](crate::ToolError) shape whatever `E` is.
 ///
 /// ```
 /// use toolresult::ToolError;
 ///
 /// let schema = toolresult::tool::model_facing_schema::<u32, ToolError>();
-/// let branches = schema.get("oneOf").and_then(|b| b.as_array()).unwrap();
+/// let branches = schema.get("anyOf").and_then(|b| b.as_array()).unwrap();
 /// assert_eq!(branches[0], serde_json::json!({"type": "integer", "format": "uint32", "minimum": 0}));
 /// assert_eq!(branches[1]["required"], serde_json::json!(["error"]));
 /// ```
@@ -91,14 +109,20 @@ pub fn model_facing_schema<T: JsonSchema + ?Sized, E: JsonSchema + ?Sized>() -> 
     let mut generator = generator(SchemaSettings::draft2020_12().for_serialize());
     let success = generator.subschema_for::<T>();
     let error = generator.subschema_for::<E>();
+    let tool_error = generator.subschema_for::<ToolError>();
+    let error = if error == tool_error {
+        error.to_value()
+    } else {
+        json!({"anyOf": [error.to_value(), tool_error.to_value()]})
+    };
     let failure = json!({
         "type": "object",
-        "properties": {"error": error.to_value()},
+        "properties": {"error": error},
         "required": ["error"],
         "additionalProperties": false,
     });
     let mut union = Map::new();
-    union.insert("oneOf".to_owned(), json!([success.to_value(), failure]));
+    union.insert("anyOf".to_owned(), json!([success.to_value(), failure]));
     with_definitions(generator, Schema::from(union))
 }
 
