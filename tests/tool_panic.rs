@@ -109,3 +109,39 @@ fn a_panic_in_an_async_body_is_caught_too() {
     let lowered = pollster::block_on(early.call(json!({"n": 1})));
     assert_safe(&lowered, "early", &format!("early: {SECRET}"));
 }
+
+#[test]
+fn the_panic_text_reaches_no_provider_rendering() {
+    use toolresult::render::{
+        PartPolicy, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
+    };
+    let boom = tool::function("boom", "Panics", |_: Args| -> Result<u32, Failure> {
+        panic!("cannot connect: {SECRET}")
+    });
+    let lowered = boom.call_blocking(json!({"n": 1})).unwrap();
+    let result = &lowered.result;
+    let call = ToolCall::new("call_1", "boom");
+    let structured = toolresult::tool::declaration::mcp_structured_content(&boom, result);
+    assert_eq!(structured, None);
+    let renderings = [
+        serde_json::to_string(&openai_chat::tool_message(call, result)).unwrap(),
+        serde_json::to_string(&openai_responses::render(call, result, PartPolicy::Strict).unwrap())
+            .unwrap(),
+        serde_json::to_string(&anthropic::render(call, result, PartPolicy::Strict).unwrap())
+            .unwrap(),
+        serde_json::to_string(&gemini::render(call, result, PartPolicy::Strict).unwrap()).unwrap(),
+        serde_json::to_string(&mcp::render(result, structured.as_ref())).unwrap(),
+    ];
+    for rendered in &renderings {
+        assert!(!rendered.contains("hunter2"), "{rendered}");
+        assert!(!rendered.contains("cannot connect"), "{rendered}");
+        assert!(
+            rendered.contains(
+                "the tool failed with an unexpected error (toolresult::tool::ToolPanicked)"
+            ),
+            "{rendered}"
+        );
+    }
+    // The Rust side still has it.
+    assert!(format!("{:#}", lowered.diagnostics.source().unwrap()).contains(SECRET));
+}
