@@ -450,7 +450,8 @@ pub(crate) fn check_mime_type(mime_type: String) -> Result<String, PartError> {
     }
 }
 
-/// A kept URL must have a scheme and must not be a `file:` or `data:` URL.
+/// A kept URL must have a scheme (not a drive letter) and must not be a
+/// `file:` or `data:` URL.
 fn check_url(url: &str) -> Result<(), PartError> {
     let invalid = |reason| {
         Err(PartError::InvalidUrl {
@@ -467,6 +468,11 @@ fn check_url(url: &str) -> Result<(), PartError> {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     if !scheme_ok {
         return invalid("it has no scheme");
+    }
+    // `C:\shots\a.png` and `C:/shots/a.png` parse as a one-letter scheme;
+    // no URL scheme is one letter, but every Windows drive is.
+    if scheme.len() == 1 {
+        return invalid("it is a Windows drive path");
     }
     if scheme.eq_ignore_ascii_case("file") {
         return invalid("a file: URL is a filesystem path");
@@ -534,7 +540,7 @@ impl PartLimit {
             return Err(PartError::MissingMimeType { kind });
         }
         let mime_type = check_mime_type(mime_type.to_owned())?;
-        self.check("the bytes", bytes.len() as u64)?;
+        self.check(Drained::Data, bytes.len() as u64)?;
         Ok(ContentPart {
             kind,
             body: Body::Media {
@@ -559,7 +565,7 @@ impl PartLimit {
             return Err(PartError::MissingMimeType { kind });
         }
         let mime_type = check_mime_type(mime_type.to_owned())?;
-        let bytes = self.drain(reader, 0, "the reader")?;
+        let bytes = self.drain(reader, 0, Drained::Reader)?;
         Ok(ContentPart {
             kind,
             body: Body::Media {
@@ -585,16 +591,14 @@ impl PartLimit {
                 && !explicit.eq_ignore_ascii_case(&mime)
             {
                 return Err(PartError::MimeTypeMismatch {
-                    kind: PartKind::for_mime_type(&mime),
                     mime_type: explicit.to_owned(),
+                    data_url_mime_type: mime,
                 });
             }
             return self.part_from_bytes(bytes, &mime);
         }
         let Some(mime) = explicit else {
-            return Err(PartError::MissingMimeType {
-                kind: PartKind::File,
-            });
+            return Err(PartError::UrlWithoutMimeType { url: shorten(url) });
         };
         check_url(url)?;
         Ok(ContentPart {
@@ -609,26 +613,35 @@ impl PartLimit {
 
     /// Reads a regular file, refusing it from its metadata when it is over
     /// the limit, before any byte is read.
+    ///
+    /// The path is checked before it is opened, so a directory or a named
+    /// pipe is refused instead of blocking on open; the opened file is checked
+    /// again in case the path changed in between.
     pub(crate) fn read_file(self, path: &Path, shown: &str) -> Result<Bytes, PartError> {
         let read_error = |source| PartError::Read {
             path: shown.to_owned(),
             source,
         };
+        let not_a_file = || PartError::NotAFile {
+            path: shown.to_owned(),
+        };
+        if !std::fs::metadata(path).map_err(read_error)?.is_file() {
+            return Err(not_a_file());
+        }
         let file = std::fs::File::open(path).map_err(read_error)?;
         let metadata = file.metadata().map_err(read_error)?;
         if !metadata.is_file() {
-            return Err(PartError::NotAFile {
-                path: shown.to_owned(),
-            });
+            return Err(not_a_file());
         }
-        self.check(shown, metadata.len())?;
-        self.drain(file, metadata.len(), shown)
+        let source = Drained::File(shown);
+        self.check(source, metadata.len())?;
+        self.drain(file, metadata.len(), source)
     }
 
-    fn check(self, what: &str, bytes: u64) -> Result<(), PartError> {
+    fn check(self, source: Drained<'_>, bytes: u64) -> Result<(), PartError> {
         if bytes > self.max_bytes() {
             return Err(PartError::TooLarge {
-                what: what.to_owned(),
+                what: source.to_string(),
                 bytes,
                 limit: self.max_bytes(),
             });
@@ -638,26 +651,49 @@ impl PartLimit {
 
     /// Reads at most one byte past the limit, so a growing file or an endless
     /// reader cannot run the process out of memory.
-    fn drain(self, reader: impl Read, size_hint: u64, what: &str) -> Result<Bytes, PartError> {
+    fn drain(
+        self,
+        reader: impl Read,
+        size_hint: u64,
+        source: Drained<'_>,
+    ) -> Result<Bytes, PartError> {
         let mut buffer = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0));
         reader
             .take(self.max_bytes().saturating_add(1))
             .read_to_end(&mut buffer)
-            .map_err(|source| {
-                if what == "the reader" {
-                    PartError::Reader {
-                        what: "reader",
-                        source,
-                    }
-                } else {
-                    PartError::Read {
-                        path: what.to_owned(),
-                        source,
-                    }
-                }
+            .map_err(|err| match source {
+                Drained::File(path) => PartError::Read {
+                    path: path.to_owned(),
+                    source: err,
+                },
+                Drained::Data | Drained::Reader => PartError::Reader {
+                    what: "reader",
+                    source: err,
+                },
             })?;
-        self.check(what, buffer.len() as u64)?;
+        self.check(source, buffer.len() as u64)?;
         Ok(Bytes::from(buffer))
+    }
+}
+
+/// Where the bytes of a part came from, as a size error names it.
+#[derive(Clone, Copy)]
+enum Drained<'a> {
+    /// Bytes handed over whole.
+    Data,
+    /// A reader drained to its end.
+    Reader,
+    /// A file, shown by its path.
+    File(&'a str),
+}
+
+impl fmt::Display for Drained<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Drained::Data => f.write_str("the data"),
+            Drained::Reader => f.write_str("the reader's data"),
+            Drained::File(path) => write!(f, "`{path}`"),
+        }
     }
 }
 
