@@ -179,8 +179,9 @@ impl ContentPart {
     /// A part from a URL, with the default size limit.
     ///
     /// A `data:<mime>;base64,<payload>` URL is decoded into inline bytes with
-    /// its own mime type (an explicit `mime_type`, if given, must agree). Any
-    /// other URL is kept as a URL and needs `mime_type`.
+    /// its own mime type, parameters included (an explicit `mime_type`, if
+    /// given, must agree, parameters aside). Any other URL is kept as a URL
+    /// and needs `mime_type`.
     ///
     /// ```
     /// use toolresult::canonical::ContentPart;
@@ -582,7 +583,7 @@ impl PartLimit {
         let explicit = mime_type.filter(|m| !m.is_empty());
         if let Some((mime, bytes)) = parse_data_url(url)? {
             if let Some(explicit) = explicit
-                && !explicit.eq_ignore_ascii_case(&mime)
+                && !essence(explicit).eq_ignore_ascii_case(essence(&mime))
             {
                 return Err(PartError::MimeTypeMismatch {
                     kind: PartKind::for_mime_type(&mime),
@@ -708,12 +709,18 @@ fn parse_data_url(url: &str) -> Result<Option<(String, Bytes)>, PartError> {
     else {
         return Err(malformed("only `;base64` data: URLs are supported"));
     };
-    let mime = mime.split(';').next().unwrap_or_default();
+    // The whole media type, parameters included (`text/plain;charset=utf-8`),
+    // so `data_url` and `from_url` give back the part they started from.
     if mime.is_empty() {
         return Err(malformed("it has no mime type"));
     }
     let bytes = decode_base64("the data: URL", payload)?;
     Ok(Some((mime.to_owned(), bytes)))
+}
+
+/// A mime type without its parameters: `text/plain` of `text/plain;charset=utf-8`.
+fn essence(mime_type: &str) -> &str {
+    mime_type.split(';').next().unwrap_or_default().trim()
 }
 
 /// The structured description of a part, from [`ContentPart::summary`].
