@@ -33,3 +33,13 @@
 )]
 
 pub mod canonical;
+pub mod lower;
+pub mod render;
+mod typed;
+
+pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};
+pub use typed::{DynToolResult, Failure, ResultExt, ToolError, ToolResult};
+
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -24,6 +24,7 @@
 
 mod limit;
 mod media;
+mod object_only;
 mod part;
 mod part_error;
 mod part_serde;

@@ -179,9 +179,9 @@ impl ContentPart {
     /// A part from a URL, with the default size limit.
     ///
     /// A `data:<mime>;base64,<payload>` URL is decoded into inline bytes with
-    /// its own mime type, parameters included (an explicit `mime_type`, if
-    /// given, must agree, parameters aside). Any other URL is kept as a URL
-    /// and needs `mime_type`.
+    /// its own mime type, parameters dropped (`data:text/plain;charset=utf-8;base64,..`
+    /// gives `text/plain`); an explicit `mime_type`, if given, must agree,
+    /// parameters aside. Any other URL is kept as a URL and needs `mime_type`.
     ///
     /// ```
     /// use toolresult::canonical::ContentPart;
@@ -432,12 +432,16 @@ pub(crate) struct PartFields {
 }
 
 /// A mime type must be `type/subtype` with no spaces or control characters.
+///
+/// Parameters may follow (`text/plain;charset=utf-8`), but what comes before
+/// them must itself be `type/subtype`: that is all a `data:` URL keeps, so a
+/// part's own [`ContentPart::data_url`] always reads back.
 pub(crate) fn check_mime_type(mime_type: String) -> Result<String, PartError> {
-    let valid = match mime_type.split_once('/') {
+    let valid = match essence(&mime_type).split_once('/') {
         Some((top, sub)) => {
             !top.is_empty()
                 && !sub.is_empty()
-                && !sub.contains('/')
+                && mime_type.matches('/').count() == 1
                 && !mime_type
                     .chars()
                     .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == ',')
@@ -451,7 +455,8 @@ pub(crate) fn check_mime_type(mime_type: String) -> Result<String, PartError> {
     }
 }
 
-/// A kept URL must have a scheme and must not be a `file:` or `data:` URL.
+/// A kept URL must have a scheme (not a drive letter) and must not be a
+/// `file:` or `data:` URL.
 fn check_url(url: &str) -> Result<(), PartError> {
     let invalid = |reason| {
         Err(PartError::InvalidUrl {
@@ -468,6 +473,11 @@ fn check_url(url: &str) -> Result<(), PartError> {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
     if !scheme_ok {
         return invalid("it has no scheme");
+    }
+    // `C:\shots\a.png` and `C:/shots/a.png` parse as a one-letter scheme;
+    // no URL scheme is one letter, but every Windows drive is.
+    if scheme.len() == 1 {
+        return invalid("it is a Windows drive path");
     }
     if scheme.eq_ignore_ascii_case("file") {
         return invalid("a file: URL is a filesystem path");
@@ -535,7 +545,7 @@ impl PartLimit {
             return Err(PartError::MissingMimeType { kind });
         }
         let mime_type = check_mime_type(mime_type.to_owned())?;
-        self.check("the bytes", bytes.len() as u64)?;
+        self.check(Drained::Data, bytes.len() as u64)?;
         Ok(ContentPart {
             kind,
             body: Body::Media {
@@ -560,7 +570,7 @@ impl PartLimit {
             return Err(PartError::MissingMimeType { kind });
         }
         let mime_type = check_mime_type(mime_type.to_owned())?;
-        let bytes = self.drain(reader, 0, "the reader")?;
+        let bytes = self.drain(reader, 0, Drained::Reader)?;
         Ok(ContentPart {
             kind,
             body: Body::Media {
@@ -583,19 +593,17 @@ impl PartLimit {
         let explicit = mime_type.filter(|m| !m.is_empty());
         if let Some((mime, bytes)) = parse_data_url(url)? {
             if let Some(explicit) = explicit
-                && !essence(explicit).eq_ignore_ascii_case(essence(&mime))
+                && !essence(explicit).eq_ignore_ascii_case(&mime)
             {
                 return Err(PartError::MimeTypeMismatch {
-                    kind: PartKind::for_mime_type(&mime),
                     mime_type: explicit.to_owned(),
+                    data_url_mime_type: mime,
                 });
             }
             return self.part_from_bytes(bytes, &mime);
         }
         let Some(mime) = explicit else {
-            return Err(PartError::MissingMimeType {
-                kind: PartKind::File,
-            });
+            return Err(PartError::UrlWithoutMimeType { url: shorten(url) });
         };
         check_url(url)?;
         Ok(ContentPart {
@@ -610,26 +618,35 @@ impl PartLimit {
 
     /// Reads a regular file, refusing it from its metadata when it is over
     /// the limit, before any byte is read.
+    ///
+    /// The path is checked before it is opened, so a directory or a named
+    /// pipe is refused instead of blocking on open; the opened file is checked
+    /// again in case the path changed in between.
     pub(crate) fn read_file(self, path: &Path, shown: &str) -> Result<Bytes, PartError> {
         let read_error = |source| PartError::Read {
             path: shown.to_owned(),
             source,
         };
+        let not_a_file = || PartError::NotAFile {
+            path: shown.to_owned(),
+        };
+        if !std::fs::metadata(path).map_err(read_error)?.is_file() {
+            return Err(not_a_file());
+        }
         let file = std::fs::File::open(path).map_err(read_error)?;
         let metadata = file.metadata().map_err(read_error)?;
         if !metadata.is_file() {
-            return Err(PartError::NotAFile {
-                path: shown.to_owned(),
-            });
+            return Err(not_a_file());
         }
-        self.check(shown, metadata.len())?;
-        self.drain(file, metadata.len(), shown)
+        let source = Drained::File(shown);
+        self.check(source, metadata.len())?;
+        self.drain(file, metadata.len(), source)
     }
 
-    fn check(self, what: &str, bytes: u64) -> Result<(), PartError> {
+    fn check(self, source: Drained<'_>, bytes: u64) -> Result<(), PartError> {
         if bytes > self.max_bytes() {
             return Err(PartError::TooLarge {
-                what: what.to_owned(),
+                what: source.to_string(),
                 bytes,
                 limit: self.max_bytes(),
             });
@@ -639,26 +656,49 @@ impl PartLimit {
 
     /// Reads at most one byte past the limit, so a growing file or an endless
     /// reader cannot run the process out of memory.
-    fn drain(self, reader: impl Read, size_hint: u64, what: &str) -> Result<Bytes, PartError> {
+    fn drain(
+        self,
+        reader: impl Read,
+        size_hint: u64,
+        source: Drained<'_>,
+    ) -> Result<Bytes, PartError> {
         let mut buffer = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0));
         reader
             .take(self.max_bytes().saturating_add(1))
             .read_to_end(&mut buffer)
-            .map_err(|source| {
-                if what == "the reader" {
-                    PartError::Reader {
-                        what: "reader",
-                        source,
-                    }
-                } else {
-                    PartError::Read {
-                        path: what.to_owned(),
-                        source,
-                    }
-                }
+            .map_err(|err| match source {
+                Drained::File(path) => PartError::Read {
+                    path: path.to_owned(),
+                    source: err,
+                },
+                Drained::Data | Drained::Reader => PartError::Reader {
+                    what: "reader",
+                    source: err,
+                },
             })?;
-        self.check(what, buffer.len() as u64)?;
+        self.check(source, buffer.len() as u64)?;
         Ok(Bytes::from(buffer))
+    }
+}
+
+/// Where the bytes of a part came from, as a size error names it.
+#[derive(Clone, Copy)]
+enum Drained<'a> {
+    /// Bytes handed over whole.
+    Data,
+    /// A reader drained to its end.
+    Reader,
+    /// A file, shown by its path.
+    File(&'a str),
+}
+
+impl fmt::Display for Drained<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Drained::Data => f.write_str("the data"),
+            Drained::Reader => f.write_str("the reader's data"),
+            Drained::File(path) => write!(f, "`{path}`"),
+        }
     }
 }
 
@@ -709,8 +749,8 @@ fn parse_data_url(url: &str) -> Result<Option<(String, Bytes)>, PartError> {
     else {
         return Err(malformed("only `;base64` data: URLs are supported"));
     };
-    // The whole media type, parameters included (`text/plain;charset=utf-8`),
-    // so `data_url` and `from_url` give back the part they started from.
+    // Parameters are dropped: `data:image/png;charset=utf-8;base64,..` is `image/png`.
+    let mime = essence(mime);
     if mime.is_empty() {
         return Err(malformed("it has no mime type"));
     }
@@ -720,7 +760,7 @@ fn parse_data_url(url: &str) -> Result<Option<(String, Bytes)>, PartError> {
 
 /// A mime type without its parameters: `text/plain` of `text/plain;charset=utf-8`.
 fn essence(mime_type: &str) -> &str {
-    mime_type.split(';').next().unwrap_or_default().trim()
+    mime_type.split(';').next().unwrap_or_default()
 }
 
 /// The structured description of a part, from [`ContentPart::summary`].

@@ -76,7 +76,8 @@ pub enum PartError {
     /// The content is larger than the part size limit.
     #[error("{what} is {bytes} bytes, over the part size limit of {limit} bytes")]
     TooLarge {
-        /// What was too large (a path, "the reader", "the bytes").
+        /// What was too large: a path in backticks, "the data" or "the
+        /// reader's data".
         what: String,
         /// Its size, or the size read so far when it went over.
         bytes: u64,
@@ -84,7 +85,7 @@ pub enum PartError {
         limit: u64,
     },
     /// A non-text part has no mime type, or an empty one.
-    #[error("a {kind} part needs a mime type")]
+    #[error("{} {kind} part needs a mime type", article(*.kind))]
     MissingMimeType {
         /// The part's kind.
         kind: super::PartKind,
@@ -95,29 +96,37 @@ pub enum PartError {
         /// The mime type as given.
         mime_type: String,
     },
-    /// A mime type that does not match the part kind it was given with.
-    #[error("mime type `{mime_type}` is not valid for a {kind} part")]
+    /// An explicit mime type that disagrees with the one a `data:` URL carries.
+    #[error(
+        "mime type `{mime_type}` does not match the data: URL's mime type `{data_url_mime_type}`"
+    )]
     MimeTypeMismatch {
-        /// The part's kind.
-        kind: super::PartKind,
         /// The mime type as given.
         mime_type: String,
+        /// The mime type inside the `data:` URL.
+        data_url_mime_type: String,
+    },
+    /// A URL other than `data:` given without a mime type.
+    #[error("the URL `{url}` needs an explicit mime type")]
+    UrlWithoutMimeType {
+        /// The start of the URL (long URLs are cut).
+        url: String,
     },
     /// A non-text part with both `data` and `url`.
-    #[error("a {kind} part has both `data` and `url`; it must have exactly one")]
+    #[error("{} {kind} part has both `data` and `url`; it must have exactly one", article(*.kind))]
     BothDataAndUrl {
         /// The part's kind.
         kind: super::PartKind,
     },
     /// A non-text part with neither `data` nor `url`.
-    #[error("a {kind} part has neither `data` nor `url`; it must have exactly one")]
+    #[error("{} {kind} part has neither `data` nor `url`; it must have exactly one", article(*.kind))]
     NeitherDataNorUrl {
         /// The part's kind.
         kind: super::PartKind,
     },
     /// A field that the part's kind does not carry (`mimeType` on a text part,
     /// `text` on an image).
-    #[error("a {kind} part cannot carry `{field}`")]
+    #[error("{} {kind} part cannot carry `{field}`", article(*.kind))]
     UnexpectedField {
         /// The part's kind.
         kind: super::PartKind,
@@ -148,7 +157,7 @@ pub enum PartError {
         reason: &'static str,
     },
     /// `data`, or the payload of a `data:` URL, that is not standard padded base64.
-    #[error("invalid base64 in {what}: {source}")]
+    #[error("invalid base64 in {what}: {}", describe_base64(.source))]
     InvalidBase64 {
         /// Where the base64 was.
         what: &'static str,
@@ -156,6 +165,48 @@ pub enum PartError {
         #[source]
         source: base64::DecodeError,
     },
+}
+
+/// What a base64 decoder found, said in the crate's own words: lowercase,
+/// naming the offending character and where it is.
+fn describe_base64(err: &base64::DecodeError) -> String {
+    use base64::DecodeError;
+    match *err {
+        DecodeError::InvalidByte(offset, b'\n' | b'\r') => {
+            format!("a line break at offset {offset} (standard base64 has no line breaks)")
+        }
+        DecodeError::InvalidByte(offset, byte) => {
+            format!("invalid character {} at offset {offset}", show_byte(byte))
+        }
+        DecodeError::InvalidLength(length) => {
+            format!("{length} base64 characters do not encode a whole number of bytes")
+        }
+        DecodeError::InvalidLastSymbol(offset, byte) => format!(
+            "the last character {} at offset {offset} has bits set past the end of the data",
+            show_byte(byte)
+        ),
+        DecodeError::InvalidPadding => {
+            "missing or misplaced `=` padding (standard base64 is padded to a multiple of 4 characters)"
+                .to_owned()
+        }
+    }
+}
+
+/// A byte for a message: `*` when it is printable ASCII, `0xc3` otherwise.
+fn show_byte(byte: u8) -> String {
+    if byte.is_ascii_graphic() || byte == b' ' {
+        format!("`{}`", char::from(byte))
+    } else {
+        format!("0x{byte:02x}")
+    }
+}
+
+/// The indefinite article for a kind's wire name: "an image", "a file".
+fn article(kind: super::PartKind) -> &'static str {
+    match kind {
+        super::PartKind::Image | super::PartKind::Audio => "an",
+        _ => "a",
+    }
 }
 
 /// Cuts a URL for an error message so a multi-megabyte data: URL does not

@@ -1,7 +1,11 @@
 //! The suspension handshake (SPEC §10): a `Request` a tool parks on, and the
 //! `Answer` that resumes it.
 
+use serde::de::MapAccess;
+use serde::de::value::MapAccessDeserializer;
 use serde::{Deserialize, Deserializer, Serialize};
+
+use super::object_only::{self, FromObject};
 use serde_json::{Map, Value};
 
 /// What a suspended tool call is waiting for: input, an approval, a login.
@@ -19,35 +23,55 @@ use serde_json::{Map, Value};
 /// );
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Request {
     /// The correlation key an [`Answer`] echoes. Empty is filled in by `pending`.
-    #[serde(default, deserialize_with = "null_as_empty")]
     pub id: String,
     /// What is asked for: `input`, `authorization`, or a kind of your own.
-    #[serde(default, deserialize_with = "null_as_empty")]
     pub kind: String,
     /// What the person or host is asked.
-    #[serde(default, deserialize_with = "null_as_empty")]
     pub prompt: String,
     /// Where to go to answer (a login page, say).
-    #[serde(
-        default,
-        skip_serializing_if = "is_absent",
-        deserialize_with = "empty_as_none"
-    )]
+    #[serde(skip_serializing_if = "is_absent")]
     pub url: Option<String>,
     /// Free-form data for the host.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Map<String, Value>>,
     /// When the request lapses (RFC 3339).
-    #[serde(
-        rename = "expiresAt",
-        default,
-        skip_serializing_if = "is_absent",
-        deserialize_with = "empty_as_none"
-    )]
+    #[serde(rename = "expiresAt", skip_serializing_if = "is_absent")]
     pub expires_at: Option<String>,
+}
+
+/// The derived reading of a [`Request`]'s object entries.
+#[derive(Deserialize)]
+#[serde(remote = "Request")]
+struct RequestObject {
+    #[serde(default, deserialize_with = "null_as_empty")]
+    id: String,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    kind: String,
+    #[serde(default, deserialize_with = "null_as_empty")]
+    prompt: String,
+    #[serde(default, deserialize_with = "empty_as_none")]
+    url: Option<String>,
+    #[serde(default)]
+    data: Option<Map<String, Value>>,
+    #[serde(rename = "expiresAt", default, deserialize_with = "empty_as_none")]
+    expires_at: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Request {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        object_only::deserialize(deserializer)
+    }
+}
+
+impl<'de> FromObject<'de> for Request {
+    const EXPECTING: &'static str = "a request object";
+
+    fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        RequestObject::deserialize(MapAccessDeserializer::new(map))
+    }
 }
 
 impl Request {
@@ -150,24 +174,46 @@ impl Request {
 /// );
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Answer {
     /// The id of the request answered.
-    #[serde(default, deserialize_with = "null_as_empty")]
     pub id: String,
     /// Whether the request was granted.
-    #[serde(default)]
     pub ok: bool,
     /// What was answered.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Map<String, Value>>,
     /// Why it was declined.
-    #[serde(
-        default,
-        skip_serializing_if = "is_absent",
-        deserialize_with = "empty_as_none"
-    )]
+    #[serde(skip_serializing_if = "is_absent")]
     pub reason: Option<String>,
+}
+
+/// The derived reading of a [`Answer`]'s object entries.
+#[derive(Deserialize)]
+#[serde(remote = "Answer")]
+struct AnswerObject {
+    #[serde(default, deserialize_with = "null_as_empty")]
+    id: String,
+    #[serde(default)]
+    ok: bool,
+    #[serde(default)]
+    data: Option<Map<String, Value>>,
+    #[serde(default, deserialize_with = "empty_as_none")]
+    reason: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for Answer {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        object_only::deserialize(deserializer)
+    }
+}
+
+impl<'de> FromObject<'de> for Answer {
+    const EXPECTING: &'static str = "an answer object";
+
+    fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        AnswerObject::deserialize(MapAccessDeserializer::new(map))
+    }
 }
 
 impl Answer {

@@ -1,8 +1,11 @@
 //! The canonical `ToolResult` (SPEC §1): what transcripts, providers and MCP carry.
 
+use serde::de::MapAccess;
+use serde::de::value::MapAccessDeserializer;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
+use super::object_only::{self, FromObject};
 use super::pending::null_as_empty;
 use super::{ContentPart, Request};
 
@@ -32,25 +35,48 @@ pub const PENDING_KEY: &str = "pending";
 /// assert_eq!(read.output, "");
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ToolResult {
     /// The text handed to the model.
-    #[serde(default, deserialize_with = "null_as_empty")]
     pub output: String,
     /// Whether the call failed (or is suspended). Fed back to the model, not thrown.
-    #[serde(rename = "isError", default)]
+    #[serde(rename = "isError")]
     pub is_error: bool,
     /// Non-text output: images, files, audio.
-    #[serde(
-        default,
-        skip_serializing_if = "Vec::is_empty",
-        deserialize_with = "null_as_no_parts"
-    )]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<ContentPart>,
     /// Free-form data for your code; the model never sees it. The key
     /// [`PENDING_KEY`] is reserved for a suspension [`Request`].
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
+}
+
+/// The derived reading of a [`ToolResult`]'s object entries.
+#[derive(Deserialize)]
+#[serde(remote = "ToolResult")]
+struct ToolResultObject {
+    #[serde(default, deserialize_with = "null_as_empty")]
+    output: String,
+    #[serde(rename = "isError", default)]
+    is_error: bool,
+    #[serde(default, deserialize_with = "null_as_no_parts")]
+    parts: Vec<ContentPart>,
+    #[serde(default)]
+    metadata: Option<Map<String, Value>>,
+}
+
+impl<'de> Deserialize<'de> for ToolResult {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        object_only::deserialize(deserializer)
+    }
+}
+
+impl<'de> FromObject<'de> for ToolResult {
+    const EXPECTING: &'static str = "a tool result object";
+
+    fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        ToolResultObject::deserialize(MapAccessDeserializer::new(map))
+    }
 }
 
 impl ToolResult {

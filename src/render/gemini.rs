@@ -1,0 +1,166 @@
+//! Gemini: a `functionResponse` part and the parts that follow it.
+//!
+//! `{"functionResponse":{"id"?:..,"name":..,"response":{"output":..}}}`, or
+//! `{"error":..}` in place of `output` when the result is an error (`id` is
+//! written when the call has one). Then, in order, each part: text parts as
+//! `{"text":..}`, inline media as `{"inlineData":{"mimeType","data"}}`, URL
+//! media as `{"fileData":{"mimeType","fileUri"}}`.
+//!
+//! Carried: `image/png`, `image/jpeg`, `image/webp`, `image/heic`,
+//! `image/heif`; `audio/wav`, `audio/mp3`, `audio/mpeg`, `audio/aiff`,
+//! `audio/aac`, `audio/ogg`, `audio/flac`; `application/pdf`, `text/plain`.
+//! Anything else becomes a placeholder or an error ([`PartPolicy`]).
+//!
+//! ```
+//! use toolresult::canonical::ToolResult;
+//! use toolresult::render::{gemini, PartPolicy, ToolCall};
+//!
+//! let result = ToolResult::ok("eu-west-1");
+//! let parts = gemini::render(ToolCall::new("", "region"), &result, PartPolicy::Strict)?;
+//! assert_eq!(
+//!     serde_json::to_string(&parts)?,
+//!     r#"[{"functionResponse":{"name":"region","response":{"output":"eu-west-1"}}}]"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+
+use serde::Serialize;
+
+use crate::canonical::{ContentPart, ToolResult};
+
+use super::encode::{Base64, Media, Source};
+use super::{PartPolicy, RenderError, ToolCall};
+
+const STYLE: &str = "Gemini";
+const MEDIA: &[&str] = &[
+    "image/png",
+    "image/jpeg",
+    "image/webp",
+    "image/heic",
+    "image/heif",
+    "audio/wav",
+    "audio/mp3",
+    "audio/mpeg",
+    "audio/aiff",
+    "audio/aac",
+    "audio/ogg",
+    "audio/flac",
+    "application/pdf",
+    "text/plain",
+];
+
+/// One Gemini content part of a rendered result.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum GeminiPart<'a> {
+    /// `{"functionResponse":{..}}`: the result itself.
+    FunctionResponse(FunctionResponse<'a>),
+    /// `{"text":..}`: a text part or a placeholder.
+    Text(Cow<'a, str>),
+    /// `{"inlineData":{"mimeType","data"}}`: inline media.
+    InlineData(InlineData<'a>),
+    /// `{"fileData":{"mimeType","fileUri"}}`: media by URL.
+    FileData(FileData<'a>),
+}
+
+/// The `functionResponse` of a result.
+#[derive(Debug, Clone, Serialize)]
+pub struct FunctionResponse<'a> {
+    #[serde(skip_serializing_if = "str::is_empty")]
+    id: &'a str,
+    name: &'a str,
+    response: Response<'a>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Response<'a> {
+    Output(&'a str),
+    Error(&'a str),
+}
+
+/// Inline media: `{"mimeType","data"}`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InlineData<'a> {
+    mime_type: &'a str,
+    data: Base64<'a>,
+}
+
+/// Media by URL: `{"mimeType","fileUri"}`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileData<'a> {
+    mime_type: &'a str,
+    file_uri: &'a str,
+}
+
+/// The parts answering `call`: the `functionResponse`, then one part per
+/// part of the result.
+///
+/// # Errors
+/// Under [`PartPolicy::Strict`], a part Gemini cannot carry.
+///
+/// ```
+/// use toolresult::canonical::{ContentPart, ToolResult};
+/// use toolresult::render::{gemini, PartPolicy, ToolCall};
+///
+/// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+/// let shot = ToolResult::ok_with_parts(png.describe(), vec![png]).with_is_error(true);
+/// let parts = gemini::render(ToolCall::new("", "shot"), &shot, PartPolicy::Strict)?;
+/// let json = serde_json::to_value(&parts)?;
+/// assert_eq!(json[0]["functionResponse"]["response"]["error"], "image (image/png, 82 bytes)");
+/// assert_eq!(json[1]["inlineData"]["mimeType"], "image/png");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn render<'a>(
+    call: ToolCall<'a>,
+    result: &'a ToolResult,
+    policy: PartPolicy,
+) -> Result<Vec<GeminiPart<'a>>, RenderError> {
+    let response = if result.is_error {
+        Response::Error(&result.output)
+    } else {
+        Response::Output(&result.output)
+    };
+    let mut parts = Vec::with_capacity(result.parts.len() + 1);
+    parts.push(GeminiPart::FunctionResponse(FunctionResponse {
+        id: call.id,
+        name: call.name,
+        response,
+    }));
+    for (index, part) in result.parts.iter().enumerate() {
+        let rendered = match rendered(part) {
+            Ok(rendered) => rendered,
+            Err(reason) => GeminiPart::Text(Cow::Owned(
+                policy.unsupported(STYLE, call, index, part, reason)?,
+            )),
+        };
+        parts.push(rendered);
+    }
+    Ok(parts)
+}
+
+fn rendered(part: &ContentPart) -> Result<GeminiPart<'_>, &'static str> {
+    let Some(media) = Media::of(part) else {
+        return Ok(GeminiPart::Text(Cow::Borrowed(
+            part.as_text().unwrap_or_default(),
+        )));
+    };
+    if !media.is_one_of(MEDIA) {
+        return Err("the mime type is not one Gemini accepts");
+    }
+    Ok(match media.source {
+        Source::Data(data) => GeminiPart::InlineData(InlineData {
+            mime_type: media.mime_type,
+            data: Base64(data),
+        }),
+        Source::Url(url) => GeminiPart::FileData(FileData {
+            mime_type: media.mime_type,
+            file_uri: url,
+        }),
+    })
+}

@@ -1,0 +1,238 @@
+//! Reading an MCP `CallToolResult` into a canonical result.
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::canonical::{ContentPart, MediaType, ToolResult};
+use crate::render::ConvertError;
+use crate::render::convert_error::type_name;
+
+use super::contract_json;
+
+/// The output of an error result with neither text nor parts.
+const NO_ERROR_TEXT: &str = "MCP tool returned an error";
+/// The mime type of a resource that names none and whose URI has no known extension.
+const UNKNOWN_MIME: &str = "application/octet-stream";
+
+/// Reads an MCP `CallToolResult` (its JSON) into a canonical result, by
+/// the shared contract (see the [module docs](super)).
+///
+/// A resource that names no mime type gets one from its URI's extension
+/// (the fixed media table), else `application/octet-stream`. An embedded
+/// blob's part name is the last segment of its URI, never a path.
+///
+/// # Errors
+/// A value that is not an object, a field of the wrong type, a block
+/// without a field it needs, an unknown block type, or a block that breaks
+/// the part contract (bad base64, an invalid mime type, a `file:` URL).
+///
+/// ```
+/// use serde_json::json;
+/// use toolresult::render::mcp;
+///
+/// let result = mcp::from_value(&json!({
+///     "content": [{"type": "text", "text": "3 rows"}],
+///     "structuredContent": {"rows": 3},
+///     "isError": false
+/// }))?;
+/// assert_eq!(result.output, r#"{"rows":3}"#);
+///
+/// let failed = mcp::from_value(&json!({
+///     "content": [{"type": "text", "text": "no such table"}, {"type": "text", "text": "  "}],
+///     "isError": true
+/// }))?;
+/// assert!(failed.is_error);
+/// assert_eq!(failed.output, "no such table");
+/// # Ok::<(), toolresult::render::ConvertError>(())
+/// ```
+pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
+    let Some(object) = value.as_object() else {
+        return Err(wrong_type("the result", "an object", value));
+    };
+    let is_error = match object.get("isError") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(flag)) => *flag,
+        Some(other) => return Err(wrong_type("isError", "a boolean", other)),
+    };
+    let structured = object.get("structuredContent").filter(|v| !v.is_null());
+    let content: &[Value] = match object.get("content") {
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(blocks)) => blocks,
+        Some(other) => return Err(wrong_type("content", "an array", other)),
+    };
+
+    let mut texts: Vec<&str> = Vec::new();
+    let mut parts = Vec::new();
+    for (index, block) in content.iter().enumerate() {
+        let at = || format!("content[{index}]");
+        let Some(block) = block.as_object() else {
+            return Err(wrong_type(&at(), "an object", block));
+        };
+        let kind = required_str(block, "type", "a content block", &at)?;
+        match kind {
+            "text" => texts.push(required_str(block, "text", "a text block", &at)?),
+            "image" | "audio" => {
+                let what = if kind == "image" {
+                    "an image block"
+                } else {
+                    "an audio block"
+                };
+                let fields = json!({
+                    "type": kind,
+                    "mimeType": required_str(block, "mimeType", what, &at)?,
+                    "data": required_str(block, "data", what, &at)?,
+                });
+                parts.push(part(&fields, &at)?);
+            }
+            "resource_link" => {
+                let what = "a resource_link block";
+                let uri = required_str(block, "uri", what, &at)?;
+                let mut fields = Map::new();
+                fields.insert("type".into(), "file".into());
+                fields.insert("mimeType".into(), mime_of(block, uri, &at)?.into());
+                fields.insert("url".into(), uri.into());
+                if let Some(name) = optional_str(block, "name", &at)? {
+                    fields.insert("name".into(), name.into());
+                }
+                parts.push(part(&Value::Object(fields), &at)?);
+            }
+            "resource" => {
+                let what = "a resource block";
+                let resource = match block.get("resource") {
+                    Some(Value::Object(resource)) => resource,
+                    Some(other) => {
+                        return Err(wrong_type(
+                            &format!("{}.resource", at()),
+                            "an object",
+                            other,
+                        ));
+                    }
+                    None => {
+                        return Err(ConvertError::MissingField {
+                            at: at(),
+                            block: what,
+                            field: "resource",
+                        });
+                    }
+                };
+                let inner = || format!("{}.resource", at());
+                if let Some(text) = optional_str(resource, "text", &inner)? {
+                    texts.push(text);
+                    continue;
+                }
+                let uri = optional_str(resource, "uri", &inner)?.unwrap_or_default();
+                let blob = required_str(
+                    resource,
+                    "blob",
+                    "an embedded resource without `text`",
+                    &inner,
+                )?;
+                let mut fields = Map::new();
+                fields.insert("type".into(), "file".into());
+                fields.insert("mimeType".into(), mime_of(resource, uri, &inner)?.into());
+                fields.insert("data".into(), blob.into());
+                let name = uri.rsplit('/').next().unwrap_or_default();
+                if !name.is_empty() {
+                    fields.insert("name".into(), name.into());
+                }
+                parts.push(part(&Value::Object(fields), &at)?);
+            }
+            other => {
+                return Err(ConvertError::UnknownContentType {
+                    at: at(),
+                    type_name: other.to_owned(),
+                });
+            }
+        }
+    }
+
+    let output = if is_error {
+        let shown: Vec<&str> = texts
+            .iter()
+            .copied()
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        if !shown.is_empty() {
+            shown.join("\n\n")
+        } else if !parts.is_empty() {
+            describe(&parts)
+        } else {
+            NO_ERROR_TEXT.to_owned()
+        }
+    } else if let Some(structured) = structured {
+        contract_json(structured)
+    } else {
+        let joined = texts.join("\n");
+        if joined.is_empty() && !parts.is_empty() {
+            describe(&parts)
+        } else {
+            joined
+        }
+    };
+    Ok(ToolResult {
+        output,
+        is_error,
+        parts,
+        metadata: None,
+    })
+}
+
+fn describe(parts: &[ContentPart]) -> String {
+    parts
+        .iter()
+        .map(ContentPart::describe)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn part(fields: &Value, at: &dyn Fn() -> String) -> Result<ContentPart, ConvertError> {
+    ContentPart::deserialize(fields)
+        .map_err(|source| ConvertError::InvalidPart { at: at(), source })
+}
+
+fn wrong_type(at: &str, expected: &'static str, found: &Value) -> ConvertError {
+    ConvertError::WrongType {
+        at: at.to_owned(),
+        expected,
+        found: type_name(found),
+    }
+}
+
+fn required_str<'v>(
+    object: &'v Map<String, Value>,
+    field: &'static str,
+    block: &'static str,
+    at: &dyn Fn() -> String,
+) -> Result<&'v str, ConvertError> {
+    optional_str(object, field, at)?.ok_or_else(|| ConvertError::MissingField {
+        at: at(),
+        block,
+        field,
+    })
+}
+
+/// A string field; absent or `null` is `None`.
+fn optional_str<'v>(
+    object: &'v Map<String, Value>,
+    field: &'static str,
+    at: &dyn Fn() -> String,
+) -> Result<Option<&'v str>, ConvertError> {
+    match object.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(other) => Err(wrong_type(&format!("{}.{field}", at()), "a string", other)),
+    }
+}
+
+/// The resource's `mimeType`, else the one its URI's extension gives.
+fn mime_of<'v>(
+    object: &'v Map<String, Value>,
+    uri: &str,
+    at: &dyn Fn() -> String,
+) -> Result<&'v str, ConvertError> {
+    if let Some(mime) = optional_str(object, "mimeType", at)?.filter(|m| !m.is_empty()) {
+        return Ok(mime);
+    }
+    let path = uri.split(['?', '#']).next().unwrap_or_default();
+    Ok(MediaType::from_path(path).map_or(UNKNOWN_MIME, |media| media.mime_type))
+}

@@ -1,0 +1,102 @@
+//! Conversions between the canonical result and `rmcp::model::CallToolResult`.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use rmcp::model::{CallToolResult, ContentBlock, Resource, ResourceContents};
+use serde_json::Value;
+
+use crate::canonical::{ContentPart, PartKind, ToolResult};
+use crate::render::ConvertError;
+
+use super::{contract_json, from_value};
+
+/// The `rmcp` `CallToolResult` of a result: the same content as
+/// [`render`](super::render), with `structured` as `structuredContent`.
+///
+/// ```
+/// use toolresult::canonical::ToolResult;
+/// use toolresult::render::mcp;
+///
+/// let answer = mcp::to_rmcp(&ToolResult::error("no such table"), None);
+/// assert_eq!(answer.is_error, Some(true));
+/// assert_eq!(answer.content[0].as_text().unwrap().text, "no such table");
+/// ```
+#[must_use]
+pub fn to_rmcp(result: &ToolResult, structured: Option<&Value>) -> CallToolResult {
+    let mut content = Vec::with_capacity(result.parts.len() + 1);
+    match structured {
+        Some(value) => content.push(ContentBlock::text(contract_json(value))),
+        None if !result.output.is_empty() || result.parts.is_empty() => {
+            content.push(ContentBlock::text(result.output.clone()));
+        }
+        None => {}
+    }
+    content.extend(result.parts.iter().map(block));
+    let mut answer = if result.is_error {
+        CallToolResult::error(content)
+    } else {
+        CallToolResult::success(content)
+    };
+    answer.structured_content = structured.cloned();
+    answer
+}
+
+fn block(part: &ContentPart) -> ContentBlock {
+    let (Some(mime_type), Some(source)) = (part.mime_type(), part.source()) else {
+        return ContentBlock::text(part.as_text().unwrap_or_default());
+    };
+    let name = part.name().unwrap_or_default();
+    match source {
+        crate::canonical::MediaSource::Url(url) => {
+            let mut link = Resource::new(url.clone(), name);
+            link.mime_type = Some(mime_type.to_owned());
+            ContentBlock::resource_link(link)
+        }
+        crate::canonical::MediaSource::Data(bytes) => {
+            let data = STANDARD.encode(bytes);
+            match part.kind() {
+                PartKind::Image => ContentBlock::image(data, mime_type),
+                PartKind::Audio => ContentBlock::audio(data, mime_type),
+                _ => ContentBlock::resource(
+                    ResourceContents::blob(data, name).with_mime_type(mime_type),
+                ),
+            }
+        }
+    }
+}
+
+impl From<&ToolResult> for CallToolResult {
+    /// As [`to_rmcp`] with no structured value.
+    fn from(result: &ToolResult) -> Self {
+        to_rmcp(result, None)
+    }
+}
+
+impl From<ToolResult> for CallToolResult {
+    /// As [`to_rmcp`] with no structured value.
+    fn from(result: ToolResult) -> Self {
+        to_rmcp(&result, None)
+    }
+}
+
+impl TryFrom<&CallToolResult> for ToolResult {
+    type Error = ConvertError;
+
+    /// As [`from_value`] on the result's JSON.
+    fn try_from(answer: &CallToolResult) -> Result<Self, Self::Error> {
+        let value = serde_json::to_value(answer).map_err(|source| ConvertError::Encode {
+            what: "rmcp CallToolResult",
+            source,
+        })?;
+        from_value(&value)
+    }
+}
+
+impl TryFrom<CallToolResult> for ToolResult {
+    type Error = ConvertError;
+
+    /// As [`from_value`] on the result's JSON.
+    fn try_from(answer: CallToolResult) -> Result<Self, Self::Error> {
+        Self::try_from(&answer)
+    }
+}

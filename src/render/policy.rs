@@ -1,0 +1,57 @@
+//! What to do with a part a provider cannot carry.
+
+use crate::canonical::ContentPart;
+
+use super::{RenderError, ToolCall};
+
+/// What a rendering does with a part its provider cannot carry.
+///
+/// ```
+/// use toolresult::canonical::{ContentPart, ToolResult};
+/// use toolresult::render::{anthropic, PartPolicy, ToolCall};
+///
+/// let wav = ContentPart::from_bytes(vec![0u8; 16], "audio/wav")?;
+/// let result = ToolResult::ok_with_parts(wav.describe(), vec![wav]);
+/// let call = ToolCall::new("toolu_1", "speak");
+///
+/// let block = anthropic::render(call, &result, PartPolicy::Placeholder)?;
+/// let json = serde_json::to_value(&block)?;
+/// assert_eq!(json["content"][1]["text"], "[unsupported audio part (audio/wav, 16 bytes)]");
+///
+/// assert!(anthropic::render(call, &result, PartPolicy::Strict).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum PartPolicy {
+    /// Replace the part with the text
+    /// `[unsupported <type> part (<mime>, <n> bytes)]`
+    /// ([`ContentPart::unsupported_placeholder`]).
+    #[default]
+    Placeholder,
+    /// Fail the rendering with [`RenderError::UnsupportedPart`].
+    Strict,
+}
+
+impl PartPolicy {
+    /// The placeholder text for `part`, or the error under [`PartPolicy::Strict`].
+    pub(crate) fn unsupported(
+        self,
+        style: &'static str,
+        call: ToolCall<'_>,
+        index: usize,
+        part: &ContentPart,
+        reason: &'static str,
+    ) -> Result<String, RenderError> {
+        match self {
+            PartPolicy::Placeholder => Ok(part.unsupported_placeholder()),
+            PartPolicy::Strict => Err(RenderError::UnsupportedPart {
+                style,
+                call_id: call.id.to_owned(),
+                index,
+                part: part.describe(),
+                reason,
+            }),
+        }
+    }
+}

@@ -1,0 +1,61 @@
+//! Fixtures shared by the rendering tests.
+#![allow(dead_code)]
+
+use toolresult::canonical::{ContentPart, ToolResult};
+
+/// The committed golden base64 of `fixture.png`.
+pub fn png_b64() -> String {
+    std::fs::read_to_string("tests/fixtures/fixture.png.base64")
+        .unwrap()
+        .trim()
+        .to_owned()
+}
+
+pub fn png() -> ContentPart {
+    ContentPart::from_path("tests/fixtures/fixture.png").unwrap()
+}
+
+/// `%PDF`, base64 `JVBERg==`.
+pub fn pdf() -> ContentPart {
+    ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")
+        .unwrap()
+        .with_name("q3.pdf")
+}
+
+/// `RIFF`, base64 `UklGRg==`.
+pub fn wav() -> ContentPart {
+    ContentPart::from_bytes(b"RIFF".to_vec(), "audio/wav").unwrap()
+}
+
+/// `OggS`, base64 `T2dnUw==`.
+pub fn ogg() -> ContentPart {
+    ContentPart::from_bytes(b"OggS".to_vec(), "audio/ogg").unwrap()
+}
+
+pub fn text_only() -> ToolResult {
+    ToolResult::ok("eu-west-1")
+}
+
+pub fn error() -> ToolResult {
+    ToolResult::error("No such config key: nope")
+}
+
+pub fn image() -> ToolResult {
+    ToolResult::ok_with_parts("image (image/png, 82 bytes)", vec![png()])
+}
+
+pub fn with_pdf() -> ToolResult {
+    ToolResult::ok_with_parts("file (application/pdf, 4 bytes)", vec![pdf()])
+}
+
+pub fn with_wav() -> ToolResult {
+    ToolResult::ok_with_parts("audio (audio/wav, 4 bytes)", vec![wav()])
+}
+
+pub fn with_ogg() -> ToolResult {
+    ToolResult::ok_with_parts("audio (audio/ogg, 4 bytes)", vec![ogg()])
+}
+
+pub fn json<T: serde::Serialize>(value: &T) -> serde_json::Value {
+    serde_json::to_value(value).unwrap()
+}

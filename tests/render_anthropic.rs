@@ -1,0 +1,92 @@
+//! Anthropic Messages golden renderings.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use toolresult::canonical::{ContentPart, ToolResult};
+use toolresult::render::{PartPolicy, RenderError, ToolCall, anthropic};
+
+const CALL: ToolCall<'static> = ToolCall::new("toolu_1", "lookup");
+
+fn render(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
+    json(&anthropic::render(CALL, result, policy).unwrap())
+}
+
+#[test]
+fn text_only_content_is_the_plain_string() {
+    let result = text_only();
+    let block = anthropic::render(CALL, &result, PartPolicy::Strict).unwrap();
+    assert_eq!(
+        serde_json::to_string(&block).unwrap(),
+        r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"eu-west-1"}"#
+    );
+}
+
+#[test]
+fn error_sets_is_error() {
+    assert_eq!(
+        serde_json::to_string(&anthropic::render(CALL, &error(), PartPolicy::Strict).unwrap())
+            .unwrap(),
+        r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"No such config key: nope","is_error":true}"#
+    );
+}
+
+#[test]
+fn image_is_a_base64_image_block_after_the_text() {
+    assert_eq!(
+        render(&image(), PartPolicy::Strict),
+        json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+            {"type": "text", "text": "image (image/png, 82 bytes)"},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png_b64()}}
+        ]})
+    );
+}
+
+#[test]
+fn image_by_url_is_a_url_source() {
+    let part = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
+    let result = ToolResult::ok_with_parts("a chart", vec![part]);
+    assert_eq!(
+        render(&result, PartPolicy::Strict)["content"][1],
+        json!({"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}})
+    );
+}
+
+#[test]
+fn pdf_is_a_document_block() {
+    assert_eq!(
+        render(&with_pdf(), PartPolicy::Strict)["content"][1],
+        json!({"type": "document", "source": {"type": "base64", "media_type": "application/pdf", "data": "JVBERg=="}})
+    );
+}
+
+#[test]
+fn text_comes_first() {
+    let result = ToolResult::ok("two things").with_parts([png(), ContentPart::text("a note")]);
+    let content = &render(&result, PartPolicy::Strict)["content"];
+    assert_eq!(content[0], json!({"type": "text", "text": "two things"}));
+    assert_eq!(content[1], json!({"type": "text", "text": "a note"}));
+    assert_eq!(content[2]["type"], "image");
+}
+
+#[test]
+fn audio_becomes_a_placeholder() {
+    assert_eq!(
+        render(&with_wav(), PartPolicy::Placeholder)["content"],
+        json!([
+            {"type": "text", "text": "audio (audio/wav, 4 bytes)"},
+            {"type": "text", "text": "[unsupported audio part (audio/wav, 4 bytes)]"}
+        ])
+    );
+}
+
+#[test]
+fn audio_fails_in_strict_mode() {
+    let err = anthropic::render(CALL, &with_wav(), PartPolicy::Strict).unwrap_err();
+    assert!(matches!(
+        &err,
+        RenderError::UnsupportedPart { style: "Anthropic", index: 0, part, .. }
+            if part == "audio (audio/wav, 4 bytes)"
+    ));
+}

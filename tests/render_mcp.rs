@@ -1,0 +1,341 @@
+//! MCP `CallToolResult`: golden renderings, reading, and round trips.
+
+mod common;
+
+use common::*;
+use serde_json::json;
+use toolresult::canonical::{ContentPart, PartKind, ToolResult};
+use toolresult::render::{ConvertError, mcp};
+
+fn render(result: &ToolResult) -> serde_json::Value {
+    json(&mcp::render(result, None))
+}
+
+fn round_trip(result: &ToolResult) -> ToolResult {
+    mcp::from_value(&render(result)).unwrap()
+}
+
+// ---- rendering ----
+
+#[test]
+fn text_only_golden() {
+    assert_eq!(
+        serde_json::to_string(&mcp::render(&text_only(), None)).unwrap(),
+        r#"{"content":[{"type":"text","text":"eu-west-1"}],"isError":false}"#
+    );
+}
+
+#[test]
+fn error_golden() {
+    assert_eq!(
+        serde_json::to_string(&mcp::render(&error(), None)).unwrap(),
+        r#"{"content":[{"type":"text","text":"No such config key: nope"}],"isError":true}"#
+    );
+}
+
+#[test]
+fn image_golden() {
+    assert_eq!(
+        render(&image()),
+        json!({"content": [
+            {"type": "text", "text": "image (image/png, 82 bytes)"},
+            {"type": "image", "data": png_b64(), "mimeType": "image/png"}
+        ], "isError": false})
+    );
+}
+
+#[test]
+fn pdf_is_an_embedded_blob_resource() {
+    assert_eq!(
+        render(&with_pdf())["content"][1],
+        json!({"type": "resource", "resource": {"uri": "q3.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="}})
+    );
+}
+
+#[test]
+fn audio_golden() {
+    assert_eq!(
+        render(&with_wav())["content"][1],
+        json!({"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"})
+    );
+}
+
+#[test]
+fn a_url_part_is_a_resource_link() {
+    let part = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))
+        .unwrap()
+        .with_name("q3.pdf");
+    let result = ToolResult::ok_with_parts("the report", vec![part]);
+    assert_eq!(
+        render(&result)["content"][1],
+        json!({"type": "resource_link", "uri": "https://example.com/q3.pdf", "name": "q3.pdf", "mimeType": "application/pdf"})
+    );
+}
+
+#[test]
+fn structured_content_is_also_the_text_block() {
+    let value = json!({"region": "eu-west-1", "note": "a<b & c>d"});
+    let result = ToolResult::ok(value.to_string());
+    let rendered = render_structured(&result, &value);
+    assert_eq!(
+        rendered,
+        json!({
+            "content": [{"type": "text", "text": r#"{"note":"a\u003cb \u0026 c\u003ed","region":"eu-west-1"}"#}],
+            "structuredContent": value,
+            "isError": false
+        })
+    );
+    // The text block is the same JSON value.
+    let text = rendered["content"][0]["text"].as_str().unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(text).unwrap(),
+        value
+    );
+}
+
+fn render_structured(result: &ToolResult, value: &serde_json::Value) -> serde_json::Value {
+    json(&mcp::render(result, Some(value)))
+}
+
+#[test]
+fn an_empty_output_beside_parts_writes_no_empty_text_block() {
+    let result = ToolResult::ok_with_parts("", vec![png()]);
+    let content = &render(&result)["content"];
+    assert_eq!(content.as_array().unwrap().len(), 1);
+    assert_eq!(content[0]["type"], "image");
+}
+
+// ---- reading ----
+
+#[test]
+fn reads_structured_content_as_its_json() {
+    let read = mcp::from_value(&json!({
+        "content": [{"type": "text", "text": "ignored"}],
+        "structuredContent": {"b": 1, "a": "<x>"}
+    }))
+    .unwrap();
+    assert_eq!(read.output, r#"{"a":"\u003cx\u003e","b":1}"#);
+    assert!(!read.is_error);
+}
+
+#[test]
+fn reads_an_error_as_its_non_blank_text_joined_by_a_blank_line() {
+    let read = mcp::from_value(&json!({
+        "content": [
+            {"type": "text", "text": "first"},
+            {"type": "text", "text": " "},
+            {"type": "text", "text": "second"}
+        ],
+        "structuredContent": {"ignored": true},
+        "isError": true
+    }))
+    .unwrap();
+    assert_eq!(read.output, "first\n\nsecond");
+    assert!(read.is_error);
+}
+
+#[test]
+fn reads_text_joined_by_newlines_with_resource_text_in_place() {
+    let read = mcp::from_value(&json!({"content": [
+        {"type": "text", "text": "a"},
+        {"type": "resource", "resource": {"uri": "mem://notes", "mimeType": "text/plain", "text": "b"}},
+        {"type": "text", "text": "c"}
+    ]}))
+    .unwrap();
+    assert_eq!(read.output, "a\nb\nc");
+    assert!(read.parts.is_empty());
+}
+
+#[test]
+fn non_text_content_always_becomes_parts() {
+    let b64 = png_b64();
+    let read = mcp::from_value(&json!({"content": [
+        {"type": "text", "text": "here"},
+        {"type": "image", "data": b64, "mimeType": "image/png"},
+        {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+        {"type": "resource_link", "uri": "https://example.com/q3.pdf", "name": "q3", "mimeType": "application/pdf"},
+        {"type": "resource", "resource": {"uri": "file:///srv/out/q3.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="}}
+    ], "structuredContent": {"n": 1}}))
+    .unwrap();
+    assert_eq!(read.output, r#"{"n":1}"#);
+    assert_eq!(read.parts.len(), 4);
+    assert_eq!(read.parts[0], png());
+    assert_eq!(read.parts[1], wav());
+    assert_eq!(read.parts[2].kind(), PartKind::File);
+    assert_eq!(read.parts[2].url(), Some("https://example.com/q3.pdf"));
+    assert_eq!(read.parts[2].name(), Some("q3"));
+    // The blob's name is the last segment of its URI, never the path.
+    assert_eq!(read.parts[3], pdf());
+}
+
+#[test]
+fn no_text_reads_as_the_describe_lines() {
+    let read = mcp::from_value(&json!({"content": [
+        {"type": "image", "data": png_b64(), "mimeType": "image/png"},
+        {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
+    ]}))
+    .unwrap();
+    assert_eq!(
+        read.output,
+        "image (image/png, 82 bytes)\naudio (audio/wav, 4 bytes)"
+    );
+    let failed = mcp::from_value(&json!({"content": [], "isError": true})).unwrap();
+    assert_eq!(failed.output, "MCP tool returned an error");
+}
+
+#[test]
+fn a_resource_without_a_mime_type_takes_it_from_the_uri() {
+    let read = mcp::from_value(&json!({"content": [
+        {"type": "resource", "resource": {"uri": "out/chart.PNG", "blob": "R0lGOA=="}},
+        {"type": "resource_link", "uri": "https://example.com/data.bin", "name": "data"}
+    ]}))
+    .unwrap();
+    assert_eq!(read.parts[0].mime_type(), Some("image/png"));
+    assert_eq!(read.parts[0].kind(), PartKind::File);
+    assert_eq!(read.parts[1].mime_type(), Some("application/octet-stream"));
+}
+
+#[test]
+fn invalid_content_is_a_clear_error() {
+    let cases = [
+        (json!([]), "the result: expected an object, found an array"),
+        (
+            json!({"isError": "yes"}),
+            "isError: expected a boolean, found a string",
+        ),
+        (
+            json!({"content": {}}),
+            "content: expected an array, found an object",
+        ),
+        (
+            json!({"content": [3]}),
+            "content[0]: expected an object, found a number",
+        ),
+        (
+            json!({"content": [{"text": "x"}]}),
+            "content[0]: a content block has no `type`",
+        ),
+        (
+            json!({"content": [{"type": "text"}]}),
+            "content[0]: a text block has no `text`",
+        ),
+        (
+            json!({"content": [{"type": "text", "text": 1}]}),
+            "content[0].text: expected a string, found a number",
+        ),
+        (
+            json!({"content": [{"type": "image", "data": "R0lGOA=="}]}),
+            "content[0]: an image block has no `mimeType`",
+        ),
+        (
+            json!({"content": [{"type": "video", "uri": "x"}]}),
+            "content[0]: unknown content type `video`: expected one of `text`, `image`, `audio`, `resource`, `resource_link`",
+        ),
+        (
+            json!({"content": [{"type": "resource"}]}),
+            "content[0]: a resource block has no `resource`",
+        ),
+        (
+            json!({"content": [{"type": "resource", "resource": {"uri": "a.pdf"}}]}),
+            "content[0].resource: an embedded resource without `text` has no `blob`",
+        ),
+    ];
+    for (value, message) in cases {
+        assert_eq!(
+            mcp::from_value(&value).unwrap_err().to_string(),
+            message,
+            "{value}"
+        );
+    }
+}
+
+#[test]
+fn content_that_breaks_the_part_contract_names_the_block() {
+    let bad_base64 =
+        json!({"content": [{"type": "image", "data": "not base64!", "mimeType": "image/png"}]});
+    let err = mcp::from_value(&bad_base64).unwrap_err();
+    assert!(matches!(&err, ConvertError::InvalidPart { at, .. } if at == "content[0]"));
+    assert!(
+        err.to_string()
+            .starts_with("content[0]: invalid base64 in `data`"),
+        "{err}"
+    );
+
+    let file_link = json!({"content": [{"type": "resource_link", "uri": "file:///etc/passwd", "name": "p", "mimeType": "text/plain"}]});
+    let err = mcp::from_value(&file_link).unwrap_err();
+    assert!(
+        err.to_string().contains("a file: URL is a filesystem path"),
+        "{err}"
+    );
+
+    let bad_mime = json!({"content": [{"type": "audio", "data": "UklGRg==", "mimeType": "wav"}]});
+    let err = mcp::from_value(&bad_mime).unwrap_err();
+    assert!(err.to_string().contains("invalid mime type `wav`"), "{err}");
+}
+
+// ---- round trips ----
+
+#[test]
+fn round_trip_keeps_output_is_error_and_every_part() {
+    let url_pdf = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))
+        .unwrap()
+        .with_name("q3.pdf");
+    let cases = [
+        text_only(),
+        error(),
+        image(),
+        with_pdf(),
+        with_wav(),
+        image().with_is_error(true),
+        ToolResult::ok_with_parts(
+            "a screenshot, a report and a recording",
+            vec![png(), pdf(), wav(), url_pdf],
+        ),
+        ToolResult::ok("multi\nline\n\noutput"),
+        ToolResult::ok(""),
+    ];
+    for result in cases {
+        assert_eq!(round_trip(&result), result, "{result:?}");
+    }
+}
+
+#[test]
+fn round_trip_with_structured_content_keeps_its_json() {
+    let value = json!({"rows": 3});
+    let result = ToolResult::ok(value.to_string());
+    let back = mcp::from_value(&render_structured(&result, &value)).unwrap();
+    assert_eq!(back, result);
+}
+
+/// What MCP cannot carry back, each as documented on `render::mcp`.
+#[test]
+fn round_trip_losses_are_the_documented_ones() {
+    // Text parts read back into output.
+    let texts = ToolResult::ok("a").with_parts([ContentPart::text("b")]);
+    let back = round_trip(&texts);
+    assert_eq!(back.output, "a\nb");
+    assert!(back.parts.is_empty());
+
+    // An empty output beside parts reads back as the describe lines.
+    let bare = ToolResult::ok_with_parts("", vec![png()]);
+    let back = round_trip(&bare);
+    assert_eq!(back.output, "image (image/png, 82 bytes)");
+    assert_eq!(back.parts, bare.parts);
+
+    // An empty error output reads back as the fixed message.
+    assert_eq!(
+        round_trip(&ToolResult::error("")).output,
+        "MCP tool returned an error"
+    );
+
+    // An image held by URL reads back as a file part by URL.
+    let link = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
+    let back = round_trip(&ToolResult::ok_with_parts("a chart", vec![link]));
+    assert_eq!(back.parts[0].kind(), PartKind::File);
+    assert_eq!(back.parts[0].url(), Some("https://example.com/a.png"));
+    assert_eq!(back.parts[0].mime_type(), Some("image/png"));
+
+    // Metadata is not written.
+    let with_meta = ToolResult::ok("x").with_meta("count", 2);
+    assert_eq!(round_trip(&with_meta).metadata, None);
+}
