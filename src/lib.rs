@@ -35,6 +35,7 @@
 pub mod canonical;
 pub mod lower;
 pub mod render;
+pub mod retry;
 mod typed;
 
 pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};

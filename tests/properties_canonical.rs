@@ -9,7 +9,6 @@ mod strategies;
 use std::fmt::Debug;
 
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use strategies::*;
@@ -39,19 +38,6 @@ where
         assert_round_trip(&value)?;
     }
     Ok(())
-}
-
-/// `cases` cases; a failing case is kept in
-/// `properties_canonical.proptest-regressions` beside this file and tried
-/// first on every later run.
-fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
-        ..ProptestConfig::default()
-    }
 }
 
 // ---------------------------------------------------------------------------

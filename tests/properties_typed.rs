@@ -5,6 +5,8 @@
 //! (every style in `toolresult::render`, both part policies, and the `rmcp`
 //! and `toolnexus` conversions when those features are on).
 
+mod strategies;
+
 use std::fmt;
 
 use proptest::prelude::*;
@@ -166,11 +168,7 @@ fn provider_views(result: &canonical::ToolResult) -> Vec<String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 256,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(strategies::config(256))]
 
     #[test]
     fn success_lowers_to_the_json_of_the_value(value in json_value()) {

@@ -7,11 +7,29 @@ use std::fmt::Debug;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use toolresult::canonical::{Answer, ContentPart, Request, ToolResult};
 
 const FIXTURE: &[u8] = include_bytes!("../fixtures/fixture.png");
+
+/// `cases` cases (or `PROPTEST_CASES`, when set, for a longer soak); a
+/// failing case is kept in `<test file>.proptest-regressions` beside the
+/// test and tried first on every later run.
+pub fn config(cases: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(cases);
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
+            "proptest-regressions",
+        ))),
+        ..ProptestConfig::default()
+    }
+}
 
 /// Mime types the table gives, plus arbitrary well-formed `type/subtype`
 /// ones (any characters the contract allows), some with parameters.

@@ -1,0 +1,200 @@
+//! Classification: is a failure worth another attempt?
+//!
+//! The order, first match wins:
+//!
+//! 1. a [`Cancelled`] anywhere in the source chain: never
+//!    retried, whatever the hint says;
+//! 2. the explicit transient hint: `Some(true)` transient, `Some(false)`
+//!    permanent;
+//! 3. with no hint, the source chain is walked outermost first; at each error,
+//!    the classifiers registered on the policy for its type
+//!    ([`RetryPolicy::classify`](super::RetryPolicy::classify)), then the
+//!    `std::io::ErrorKind` table below; an error neither speaks for is
+//!    passed over;
+//! 4. nothing matched: [`Classification::Unknown`], which the policy treats as
+//!    permanent unless
+//!    [`unknown_is_transient`](super::RetryPolicy::unknown_is_transient) is set.
+//!
+//! | `std::io::ErrorKind` | classification |
+//! |---|---|
+//! | `TimedOut`, `ConnectionReset`, `ConnectionAborted`, `ConnectionRefused`, `Interrupted`, `WouldBlock`, `BrokenPipe`, `NotConnected` | transient |
+//! | `InvalidData`, `InvalidInput`, `NotFound`, `PermissionDenied`, `Unsupported` | permanent |
+//! | any other kind | no opinion: the walk goes on |
+//!
+//! The chain is the one `anyhow::Error::chain()` yields (each error, then its
+//! `source()`), with one addition: a custom `std::io::Error` (one made with
+//! `io::Error::new` or `io::Error::other`) is followed by the error it wraps,
+//! which its own `source()` skips. The walk stops after
+//! [`MAX_CHAIN_DEPTH`] errors. Only types and kinds are read, never an
+//! error's text.
+
+use std::error::Error as StdError;
+use std::io::ErrorKind;
+use std::sync::Arc;
+
+use super::Cancelled;
+
+/// The most errors of one source chain that classification looks at.
+pub const MAX_CHAIN_DEPTH: usize = 64;
+
+/// Whether a failure is worth another attempt.
+///
+/// ```
+/// use toolresult::retry::{Classification, classify_error};
+///
+/// let timeout = std::io::Error::from(std::io::ErrorKind::TimedOut);
+/// assert_eq!(classify_error(&timeout), Classification::Transient);
+/// let bad = std::io::Error::from(std::io::ErrorKind::InvalidData);
+/// assert_eq!(classify_error(&bad), Classification::Permanent);
+/// assert_eq!(classify_error(&std::fmt::Error), Classification::Unknown);
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Classification {
+    /// Likely to succeed if called again: a timeout, a dropped connection.
+    Transient,
+    /// Will fail the same way again: bad input, not found, forbidden, cancelled.
+    Permanent,
+    /// Nothing says either way.
+    Unknown,
+}
+
+impl Classification {
+    /// The name used in events and logs: `transient`, `permanent` or `unknown`.
+    #[must_use]
+    pub const fn as_str(&self) -> &'static str {
+        match self {
+            Self::Transient => "transient",
+            Self::Permanent => "permanent",
+            Self::Unknown => "unknown",
+        }
+    }
+}
+
+/// The classification the heuristic table gives an I/O error kind, if any.
+///
+/// ```
+/// use std::io::ErrorKind;
+/// use toolresult::retry::{Classification, classify_io_kind};
+///
+/// assert_eq!(classify_io_kind(ErrorKind::ConnectionReset), Some(Classification::Transient));
+/// assert_eq!(classify_io_kind(ErrorKind::NotFound), Some(Classification::Permanent));
+/// assert_eq!(classify_io_kind(ErrorKind::Other), None);
+/// ```
+#[must_use]
+pub fn classify_io_kind(kind: ErrorKind) -> Option<Classification> {
+    match kind {
+        ErrorKind::TimedOut
+        | ErrorKind::ConnectionReset
+        | ErrorKind::ConnectionAborted
+        | ErrorKind::ConnectionRefused
+        | ErrorKind::Interrupted
+        | ErrorKind::WouldBlock
+        | ErrorKind::BrokenPipe
+        | ErrorKind::NotConnected => Some(Classification::Transient),
+        ErrorKind::InvalidData
+        | ErrorKind::InvalidInput
+        | ErrorKind::NotFound
+        | ErrorKind::PermissionDenied
+        | ErrorKind::Unsupported => Some(Classification::Permanent),
+        _ => None,
+    }
+}
+
+/// Classifies an error by the built-in heuristics alone (no hint, no user
+/// classifiers): a [`Cancelled`] in the chain is permanent, then the first
+/// I/O error kind in the table decides, else [`Classification::Unknown`].
+#[must_use]
+pub fn classify_error(error: &(dyn StdError + 'static)) -> Classification {
+    if is_cancelled(error) {
+        return Classification::Permanent;
+    }
+    classify_chain(error, &[])
+}
+
+/// Whether a [`Cancelled`] is anywhere in `error`'s source chain.
+///
+/// ```
+/// use toolresult::retry::{Cancelled, is_cancelled};
+///
+/// let wrapped = anyhow::Error::new(Cancelled).context("while fetching");
+/// assert!(is_cancelled(wrapped.as_ref()));
+/// let in_io = std::io::Error::other(Cancelled);
+/// assert!(is_cancelled(&in_io));
+/// ```
+#[must_use]
+pub fn is_cancelled(error: &(dyn StdError + 'static)) -> bool {
+    chain(error).any(|e| e.is::<Cancelled>())
+}
+
+/// A user classifier, type-erased: it downcasts and answers, or passes.
+pub(crate) type ErasedClassifier =
+    Arc<dyn Fn(&(dyn StdError + 'static)) -> Option<Classification> + Send + Sync>;
+
+/// Wraps a classifier for errors of type `X` into one over any error.
+pub(crate) fn erase<X, F, R>(classifier: F) -> ErasedClassifier
+where
+    X: StdError + 'static,
+    F: Fn(&X) -> R + Send + Sync + 'static,
+    R: Into<Option<Classification>>,
+{
+    Arc::new(move |error: &(dyn StdError + 'static)| {
+        error.downcast_ref::<X>().and_then(|x| classifier(x).into())
+    })
+}
+
+/// The first answer along the chain, from the user classifiers then the I/O table.
+pub(crate) fn classify_chain(
+    error: &(dyn StdError + 'static),
+    classifiers: &[ErasedClassifier],
+) -> Classification {
+    for link in chain(error) {
+        if let Some(found) = classifiers.iter().find_map(|classify| classify(link)) {
+            return found;
+        }
+        if let Some(io) = link.downcast_ref::<std::io::Error>()
+            && let Some(found) = classify_io_kind(io.kind())
+        {
+            return found;
+        }
+    }
+    Classification::Unknown
+}
+
+/// The errors of a chain, outermost first, including the error a custom
+/// `io::Error` wraps.
+fn chain<'a>(error: &'a (dyn StdError + 'static)) -> Chain<'a> {
+    Chain {
+        next: Some(error),
+        wrapped: None,
+        seen: 0,
+    }
+}
+
+struct Chain<'a> {
+    next: Option<&'a (dyn StdError + 'static)>,
+    wrapped: Option<&'a (dyn StdError + 'static)>,
+    seen: usize,
+}
+
+impl<'a> Iterator for Chain<'a> {
+    type Item = &'a (dyn StdError + 'static);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.seen >= MAX_CHAIN_DEPTH {
+            return None;
+        }
+        self.seen += 1;
+        if let Some(wrapped) = self.wrapped.take() {
+            return Some(wrapped);
+        }
+        let current = self.next.take()?;
+        self.next = current.source();
+        if let Some(io) = current.downcast_ref::<std::io::Error>() {
+            self.wrapped = io
+                .get_ref()
+                .map(|inner| -> &(dyn StdError + 'static) { inner });
+        }
+        Some(current)
+    }
+}
