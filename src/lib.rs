@@ -20,6 +20,38 @@
 //! assert_eq!(shot.output, "image (image/png, 82 bytes)");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Typed tools
+//!
+//! [`tool::function`] (and [`tool::async_function`]) turns a function of
+//! typed, serde-decoded arguments into an object-safe [`Tool`]: its schemas
+//! come from the Rust types (schemars, draft 2020-12), a bad argument or a
+//! panic becomes an error result the model can act on, and
+//! [`tool::declaration`] renders it for OpenAI, Anthropic, Gemini and MCP.
+//!
+//! ```
+//! use toolresult::tool::{self, Tool, declaration};
+//! use toolresult::ToolError;
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct AddArgs { a: i64, b: i64 }
+//!
+//! let add = tool::function("add", "Add two integers", |args: AddArgs| {
+//!     args.a.checked_add(args.b).ok_or(ToolError::new("the sum overflows"))
+//! });
+//! let lowered = add.call_blocking(serde_json::json!({"a": 2, "b": 40})).unwrap();
+//! assert_eq!(lowered.result.output, "42");
+//!
+//! let lowered = add.call_blocking(serde_json::json!({"a": 2})).unwrap();
+//! assert_eq!(
+//!     lowered.result.output,
+//!     r#"{"error":{"message":"invalid arguments: missing field `b`","suggestion":"call `add` again with arguments that match its input schema"}}"#
+//! );
+//!
+//! let declared = serde_json::to_string(&declaration::anthropic(&add))?;
+//! assert!(declared.starts_with(r#"{"name":"add","description":"Add two integers","input_schema":{"type":"object""#));
+//! # Ok::<(), serde_json::Error>(())
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(
@@ -36,9 +68,11 @@ pub mod canonical;
 pub mod lower;
 pub mod render;
 pub mod retry;
+pub mod tool;
 mod typed;
 
 pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};
+pub use tool::{Tool, async_function, function};
 pub use typed::{DynToolResult, Failure, ResultExt, ToolError, ToolResult};
 
 #[cfg(doctest)]

@@ -113,6 +113,8 @@ pub(crate) fn short_type_name<X: ?Sized>() -> &'static str {
         "core::num::dec2flt::ParseFloatError" => "std::num::ParseFloatError",
         "alloc::string::FromUtf8Error" => "std::string::FromUtf8Error",
         "core::str::error::Utf8Error" => "std::str::Utf8Error",
+        "toolresult::tool::panic::ToolPanicked" => "toolresult::tool::ToolPanicked",
+        "toolresult::tool::arguments::InvalidArguments" => "toolresult::tool::InvalidArguments",
         other => other,
     }
 }

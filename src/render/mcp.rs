@@ -57,10 +57,12 @@ use super::encode::{Base64, Media, Source};
 mod read;
 #[cfg(feature = "rmcp")]
 mod rmcp;
+mod structured;
 
 pub use read::from_value;
 #[cfg(feature = "rmcp")]
 pub use rmcp::to_rmcp;
+pub use structured::structured_content;
 
 /// An MCP `CallToolResult`, borrowing from the canonical result.
 #[derive(Debug, Clone, Serialize)]

@@ -21,7 +21,8 @@
 //!
 //! Two cargo features add conversions to other crates' models: `rmcp`
 //! (`From<&ToolResult>` for `rmcp::model::CallToolResult`, `TryFrom` back,
-//! and `mcp::to_rmcp`) and `toolnexus` (`From<&ToolResult>` for
+//! `mcp::to_rmcp`, and rmcp's `IntoCallToolResult` for the typed result, so
+//! an rmcp server tool can return it) and `toolnexus` (`From<&ToolResult>` for
 //! `toolnexus::ToolResult`, `TryFrom` back). Reading a foreign result fails
 //! with a [`ConvertError`].
 //!

@@ -1,5 +1,6 @@
 //! `ToolError`, the default model-facing error shape.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The default model-facing error: `{"message", "suggestion"?}`.
@@ -16,7 +17,8 @@ use serde::{Deserialize, Serialize};
 /// );
 /// # Ok::<(), serde_json::Error>(())
 /// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[schemars(description = "What went wrong, and optionally what to try instead.")]
 #[non_exhaustive]
 pub struct ToolError {
     /// What went wrong.

@@ -2,13 +2,17 @@
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
-use rmcp::model::{CallToolResult, ContentBlock, Resource, ResourceContents};
+use rmcp::ErrorData;
+use rmcp::handler::server::tool::IntoCallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, Resource, ResourceContents};
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::canonical::{ContentPart, PartKind, ToolResult};
 use crate::render::ConvertError;
+use crate::{IntoToolResult, Lowered};
 
-use super::{contract_json, from_value};
+use super::{contract_json, from_value, structured_content};
 
 /// The `rmcp` `CallToolResult` of a result: the same content as
 /// [`render`](super::render), with `structured` as `structuredContent`.
@@ -98,5 +102,49 @@ impl TryFrom<CallToolResult> for ToolResult {
     /// As [`from_value`] on the result's JSON.
     fn try_from(answer: CallToolResult) -> Result<Self, Self::Error> {
         Self::try_from(&answer)
+    }
+}
+
+/// An rmcp server tool can return the typed result as it is: a success
+/// whose value is a JSON object becomes `structuredContent` with the same
+/// JSON as its text block; any other success, and every failure, becomes
+/// the lowered output as text (`{"error": ...}` with `isError: true`). Parts
+/// follow the text. The source error stays on the Rust side: it is dropped
+/// here, never sent.
+///
+/// ```
+/// use rmcp::handler::server::tool::IntoCallToolResult;
+/// use rmcp::model::CallToolResponse;
+/// use toolresult::ToolResult;
+///
+/// #[derive(serde::Serialize)]
+/// struct Weather { celsius: f32 }
+///
+/// let CallToolResponse::Complete(answer) = ToolResult::<Weather>::ok(Weather { celsius: -3.5 })
+///     .into_call_tool_result()?
+/// else { unreachable!() };
+/// assert_eq!(answer.structured_content, Some(serde_json::json!({"celsius": -3.5})));
+/// assert_eq!(answer.content[0].as_text().unwrap().text, r#"{"celsius":-3.5}"#);
+/// # Ok::<(), rmcp::ErrorData>(())
+/// ```
+impl<T: Serialize, E: Serialize> IntoCallToolResult for crate::ToolResult<T, E> {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        let structured = structured_content(&self);
+        let lowered = self.lower();
+        Ok(to_rmcp(&lowered.result, structured.as_ref()).into())
+    }
+}
+
+/// The lowered result as text and parts; its diagnostics stay behind.
+impl IntoCallToolResult for Lowered {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        Ok(to_rmcp(&self.result, None).into())
+    }
+}
+
+/// The canonical result as text and parts.
+impl IntoCallToolResult for ToolResult {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        Ok(to_rmcp(&self, None).into())
     }
 }

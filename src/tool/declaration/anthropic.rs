@@ -1,0 +1,38 @@
+//! The Anthropic Messages tool declaration.
+
+use schemars::Schema;
+use serde::Serialize;
+
+use crate::tool::Tool;
+
+/// A Messages `tools[]` entry: `{"name","description","input_schema"}`.
+/// Build it with [`anthropic`].
+#[derive(Debug, Clone, Serialize)]
+#[must_use]
+pub struct AnthropicDeclaration<'a> {
+    name: &'a str,
+    description: &'a str,
+    input_schema: &'a Schema,
+}
+
+/// The Anthropic Messages declaration of `tool`: the input schema goes as
+/// it is (Anthropic takes JSON Schema).
+///
+/// ```
+/// use toolresult::tool::{self, declaration};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Args { city: String }
+///
+/// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city);
+/// let json = serde_json::to_value(declaration::anthropic(&weather))?;
+/// assert_eq!(json["input_schema"]["required"], serde_json::json!(["city"]));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+pub fn anthropic<T: Tool + ?Sized>(tool: &T) -> AnthropicDeclaration<'_> {
+    AnthropicDeclaration {
+        name: tool.name(),
+        description: tool.description(),
+        input_schema: tool.input_schema(),
+    }
+}

@@ -1,0 +1,120 @@
+//! A panic inside a tool body, caught and lowered into a safe error result.
+
+use std::any::Any;
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
+
+/// A tool body panicked. The payload's text is kept here, for Rust alone:
+/// the model is told only that the tool failed with an unexpected
+/// `ToolPanicked` error, never what the panic said.
+///
+/// ```
+/// use toolresult::tool::{self, Tool, ToolPanicked};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct NoArgs {}
+///
+/// let boom = tool::function("boom", "Always panics", |_: NoArgs| -> Result<u8, toolresult::Failure> {
+///     panic!("token=SECRET")
+/// });
+/// let lowered = boom.call_blocking(serde_json::Value::Null).unwrap();
+/// assert!(!lowered.result.output.contains("SECRET"));
+/// let panicked = lowered.diagnostics.source().unwrap().downcast_ref::<ToolPanicked>().unwrap();
+/// assert_eq!(panicked.message(), "token=SECRET");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the tool `{tool}` panicked: {message}")]
+#[non_exhaustive]
+pub struct ToolPanicked {
+    tool: String,
+    message: String,
+}
+
+impl ToolPanicked {
+    /// The panic of the tool `tool`, with the text of its payload (a
+    /// payload that is neither `&str` nor `String` reads as
+    /// `a panic payload that is not a string`).
+    #[must_use]
+    pub fn new(tool: impl Into<String>, payload: &(dyn Any + Send)) -> Self {
+        let message = if let Some(text) = payload.downcast_ref::<&'static str>() {
+            (*text).to_owned()
+        } else if let Some(text) = payload.downcast_ref::<String>() {
+            text.clone()
+        } else {
+            "a panic payload that is not a string".to_owned()
+        };
+        Self {
+            tool: tool.into(),
+            message,
+        }
+    }
+
+    /// The name of the tool that panicked.
+    #[must_use]
+    pub fn tool(&self) -> &str {
+        &self.tool
+    }
+
+    /// The text of the panic payload.
+    #[must_use]
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The error result: the unexpected-error message (by the formatter in
+    /// force, naming `ToolPanicked`), this panic as the source, never
+    /// transient (a panic is a bug; the same call would panic again).
+    pub fn lower(self) -> Lowered {
+        ToolResult::<(), ToolError>::failure(Failure::unexpected(self).permanent()).lower()
+    }
+}
+
+/// Runs `body`, lowering a panic into the [`ToolPanicked`] result.
+pub(crate) fn catch_blocking(tool: &str, body: impl FnOnce() -> Lowered) -> Lowered {
+    catch_unwind(AssertUnwindSafe(body))
+        .unwrap_or_else(|payload| ToolPanicked::new(tool, payload.as_ref()).lower())
+}
+
+/// A future that lowers a panic in any poll of its inner future into the
+/// [`ToolPanicked`] result, and is then done.
+pub(crate) struct CatchPanic<'a> {
+    tool: &'a str,
+    inner: Option<Pin<Box<dyn Future<Output = Lowered> + Send + 'a>>>,
+}
+
+impl<'a> CatchPanic<'a> {
+    pub(crate) fn new(tool: &'a str, inner: impl Future<Output = Lowered> + Send + 'a) -> Self {
+        Self {
+            tool,
+            inner: Some(Box::pin(inner)),
+        }
+    }
+}
+
+impl Future for CatchPanic<'_> {
+    type Output = Lowered;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Lowered> {
+        let this = &mut *self;
+        let Some(inner) = this.inner.as_mut() else {
+            return Poll::Ready(
+                ToolPanicked::new(this.tool, &"the tool was polled after it completed").lower(),
+            );
+        };
+        match catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(lowered)) => {
+                this.inner = None;
+                Poll::Ready(lowered)
+            }
+            Err(payload) => {
+                this.inner = None;
+                Poll::Ready(ToolPanicked::new(this.tool, payload.as_ref()).lower())
+            }
+        }
+    }
+}

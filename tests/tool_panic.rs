@@ -1,0 +1,147 @@
+//! A panicking tool body becomes a safe error result; the panic's text is
+//! kept for Rust alone.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use toolresult::tool::{self, Tool, ToolPanicked};
+use toolresult::{Failure, Lowered};
+
+const SECRET: &str = "db password hunter2";
+
+#[derive(Deserialize, JsonSchema)]
+struct Args {
+    n: u32,
+}
+
+const OUTPUT: &str = r#"{"error":{"message":"the tool failed with an unexpected error (toolresult::tool::ToolPanicked)"}}"#;
+
+fn assert_safe(lowered: &Lowered, tool: &str, message: &str) {
+    assert_eq!(lowered.result.output, OUTPUT);
+    assert!(lowered.result.is_error);
+    let wire = serde_json::to_string(&lowered.result).unwrap();
+    assert_eq!(
+        wire,
+        format!(r#"{{"output":{},"isError":true}}"#, json!(OUTPUT))
+    );
+    assert!(!wire.contains("hunter2"));
+    assert!(!format!("{:?}", lowered.result).contains("hunter2"));
+    assert!(!format!("{lowered:?}").contains("hunter2"));
+    let d = &lowered.diagnostics;
+    assert_eq!(d.source_type_name(), Some("toolresult::tool::ToolPanicked"));
+    assert_eq!(d.is_transient(), Some(false));
+    let panicked = d.source().unwrap().downcast_ref::<ToolPanicked>().unwrap();
+    assert_eq!(panicked.tool(), tool);
+    assert_eq!(panicked.message(), message);
+    assert_eq!(
+        d.source().unwrap().to_string(),
+        format!("the tool `{tool}` panicked: {message}")
+    );
+}
+
+#[test]
+fn a_panic_in_a_sync_body() {
+    let boom = tool::function("boom", "Panics", |a: Args| -> Result<u32, Failure> {
+        if a.n > 0 {
+            panic!("cannot connect: {SECRET}");
+        }
+        Ok(0)
+    });
+    let lowered = boom.call_blocking(json!({"n": 1})).unwrap();
+    assert_safe(&lowered, "boom", &format!("cannot connect: {SECRET}"));
+    // Through the future too, and the tool still works afterwards.
+    let lowered = pollster::block_on(boom.call(json!({"n": 2})));
+    assert_safe(&lowered, "boom", &format!("cannot connect: {SECRET}"));
+    let ok = boom.call_blocking(json!({"n": 0})).unwrap();
+    assert_eq!(ok.result.output, "0");
+}
+
+#[test]
+fn a_static_str_and_a_non_string_payload() {
+    let literal = tool::function("literal", "Panics", |_: Args| -> Result<u8, Failure> {
+        panic!("db password hunter2")
+    });
+    assert_safe(
+        &literal.call_blocking(json!({"n": 1})).unwrap(),
+        "literal",
+        SECRET,
+    );
+    let odd = tool::function("odd", "Panics", |_: Args| -> Result<u8, Failure> {
+        std::panic::panic_any(42_u8)
+    });
+    assert_safe(
+        &odd.call_blocking(json!({"n": 1})).unwrap(),
+        "odd",
+        "a panic payload that is not a string",
+    );
+}
+
+/// A future that is pending once, then panics.
+struct PanicsOnSecondPoll(bool);
+
+impl Future for PanicsOnSecondPoll {
+    type Output = Result<u8, Failure>;
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        if self.0 {
+            panic!("late: {SECRET}");
+        }
+        self.0 = true;
+        cx.waker().wake_by_ref();
+        Poll::Pending
+    }
+}
+
+#[test]
+fn a_panic_in_an_async_body_is_caught_too() {
+    let late = tool::async_function("late", "Panics later", |_: Args| PanicsOnSecondPoll(false));
+    let lowered = pollster::block_on(late.call(json!({"n": 1})));
+    assert_safe(&lowered, "late", &format!("late: {SECRET}"));
+
+    let early = tool::async_function("early", "Panics at once", |_: Args| async move {
+        panic!("early: {SECRET}");
+        #[allow(unreachable_code)]
+        Ok::<u8, Failure>(0)
+    });
+    let lowered = pollster::block_on(early.call(json!({"n": 1})));
+    assert_safe(&lowered, "early", &format!("early: {SECRET}"));
+}
+
+#[test]
+fn the_panic_text_reaches_no_provider_rendering() {
+    use toolresult::render::{
+        PartPolicy, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
+    };
+    let boom = tool::function("boom", "Panics", |_: Args| -> Result<u32, Failure> {
+        panic!("cannot connect: {SECRET}")
+    });
+    let lowered = boom.call_blocking(json!({"n": 1})).unwrap();
+    let result = &lowered.result;
+    let call = ToolCall::new("call_1", "boom");
+    let structured = toolresult::tool::declaration::mcp_structured_content(&boom, result);
+    assert_eq!(structured, None);
+    let renderings = [
+        serde_json::to_string(&openai_chat::tool_message(call, result)).unwrap(),
+        serde_json::to_string(&openai_responses::render(call, result, PartPolicy::Strict).unwrap())
+            .unwrap(),
+        serde_json::to_string(&anthropic::render(call, result, PartPolicy::Strict).unwrap())
+            .unwrap(),
+        serde_json::to_string(&gemini::render(call, result, PartPolicy::Strict).unwrap()).unwrap(),
+        serde_json::to_string(&mcp::render(result, structured.as_ref())).unwrap(),
+    ];
+    for rendered in &renderings {
+        assert!(!rendered.contains("hunter2"), "{rendered}");
+        assert!(!rendered.contains("cannot connect"), "{rendered}");
+        assert!(
+            rendered.contains(
+                "the tool failed with an unexpected error (toolresult::tool::ToolPanicked)"
+            ),
+            "{rendered}"
+        );
+    }
+    // The Rust side still has it.
+    assert!(format!("{:#}", lowered.diagnostics.source().unwrap()).contains(SECRET));
+}

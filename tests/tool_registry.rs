@@ -1,0 +1,158 @@
+//! Tools of different argument, success and error types, held together as
+//! `Box<dyn Tool>` and called by name.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use toolresult::tool::{self, Tool};
+use toolresult::{Failure, Lowered, ToolError, ToolResult};
+
+#[derive(Deserialize, JsonSchema)]
+struct AddArgs {
+    a: i64,
+    b: i64,
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct CityArgs {
+    city: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct Weather {
+    city: String,
+    celsius: f32,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(tag = "code", rename_all = "snake_case")]
+enum LookupError {
+    NotFound { key: String },
+}
+
+#[derive(Deserialize, JsonSchema)]
+struct NoArgs {}
+
+fn tools(counter: Arc<AtomicU32>) -> Vec<Box<dyn Tool>> {
+    vec![
+        Box::new(tool::function("add", "Add two integers", |a: AddArgs| {
+            a.a.checked_add(a.b)
+                .ok_or(ToolError::new("the sum overflows"))
+        })),
+        Box::new(tool::function(
+            "weather",
+            "Weather for a city",
+            |a: CityArgs| {
+                ToolResult::<_>::ok(Weather {
+                    city: a.city,
+                    celsius: 21.5,
+                })
+            },
+        )),
+        Box::new(tool::async_function(
+            "lookup",
+            "Look a key up",
+            |a: CityArgs| async move {
+                if a.city == "region" {
+                    ToolResult::ok("eu-west-1".to_owned())
+                } else {
+                    ToolResult::fail(LookupError::NotFound { key: a.city })
+                }
+            },
+        )),
+        Box::new(tool::function(
+            "tick",
+            "Count calls",
+            move |_: NoArgs| -> Result<u32, Failure> {
+                Ok(counter.fetch_add(1, Ordering::SeqCst) + 1)
+            },
+        )),
+        Box::new(tool::function("read", "Read a file", |a: CityArgs| {
+            std::fs::read_to_string(a.city)
+        })),
+    ]
+}
+
+fn call(tools: &[Box<dyn Tool>], name: &str, args: Value) -> Option<Lowered> {
+    let tool = tools.iter().find(|t| t.name() == name)?;
+    Some(pollster::block_on(tool.call(args)))
+}
+
+#[test]
+fn a_loop_over_mixed_tools() {
+    let counter = Arc::new(AtomicU32::new(0));
+    let tools = tools(counter.clone());
+    let calls = [
+        ("add", json!({"a": 2, "b": 40}), "42", false),
+        (
+            "add",
+            json!({"a": i64::MAX, "b": 1}),
+            r#"{"error":{"message":"the sum overflows"}}"#,
+            true,
+        ),
+        (
+            "weather",
+            json!({"city": "Lima"}),
+            r#"{"city":"Lima","celsius":21.5}"#,
+            false,
+        ),
+        ("lookup", json!({"city": "region"}), "eu-west-1", false),
+        (
+            "lookup",
+            json!({"city": "zone"}),
+            r#"{"error":{"code":"not_found","key":"zone"}}"#,
+            true,
+        ),
+        ("tick", Value::Null, "1", false),
+        ("tick", json!({}), "2", false),
+        (
+            "read",
+            json!({"city": "no/such/file"}),
+            r#"{"error":{"message":"the tool failed with an unexpected error (std::io::Error, kind NotFound)"}}"#,
+            true,
+        ),
+    ];
+    for (name, args, output, is_error) in calls {
+        let lowered = call(&tools, name, args).unwrap();
+        assert_eq!(lowered.result.output, output, "{name}");
+        assert_eq!(lowered.result.is_error, is_error, "{name}");
+        assert_eq!(lowered.diagnostics.is_failure(), is_error, "{name}");
+    }
+    assert_eq!(counter.load(Ordering::SeqCst), 2);
+    assert!(call(&tools, "nope", json!({})).is_none());
+
+    // Sync tools also run without a future; async ones say they cannot.
+    let blocking: Vec<bool> = tools
+        .iter()
+        .map(|t| {
+            t.call_blocking(json!({"city": "region", "a": 1, "b": 1}))
+                .is_some()
+        })
+        .collect();
+    assert_eq!(blocking, [true, true, false, true, true]);
+    let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
+    assert_eq!(names, ["add", "weather", "lookup", "tick", "read"]);
+}
+
+#[test]
+fn tools_are_send_and_sync_and_their_futures_are_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    fn assert_send_sync<T: Send + Sync + ?Sized>() {}
+    assert_send_sync::<dyn Tool>();
+    let tools = tools(Arc::new(AtomicU32::new(0)));
+    let future = tools[2].call(json!({"city": "region"}));
+    assert_send(&future);
+    drop(future);
+    let shared: Arc<dyn Tool> = Arc::from(tools.into_iter().next().unwrap());
+    let handle = std::thread::spawn(move || {
+        shared
+            .call_blocking(json!({"a": 1, "b": 2}))
+            .unwrap()
+            .result
+            .output
+    });
+    assert_eq!(handle.join().unwrap(), "3");
+}
