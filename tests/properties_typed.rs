@@ -1,12 +1,21 @@
 //! Properties of lowering over arbitrary values: it never panics, whatever
 //! `T` and `E` serialise to (failing serialisers included), and a secret
-//! anywhere in a source error chain never reaches the model channel.
+//! anywhere in a source error chain never reaches the model channel: not
+//! the lowered result, its JSON or Debug, nor any provider rendering of it
+//! (every style in `toolresult::render`, both part policies, and the `rmcp`
+//! and `toolnexus` conversions when those features are on).
+
+mod strategies;
 
 use std::fmt;
 
 use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
+use toolresult::canonical::{self, ContentPart};
+use toolresult::render::{
+    PartPolicy, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
+};
 use toolresult::{DynToolResult, Failure, IntoToolResult, ToolResult};
 
 /// JSON values drawn from lowercase words and numbers: never the secret.
@@ -82,20 +91,84 @@ fn chain(depth: usize, secret_at: usize) -> Link {
     }
 }
 
-fn model_channel_views(result: &toolresult::canonical::ToolResult) -> Vec<String> {
+/// Parts a tool may attach beside its value: text, inline media every
+/// provider carries, media some refuse (audio, an unknown file type) and
+/// media by URL, so every rendering path (placeholders included) is taken.
+fn parts() -> impl Strategy<Value = Vec<ContentPart>> {
+    let part = prop_oneof![
+        "[a-z ]{0,8}".prop_map(ContentPart::text),
+        Just(ContentPart::from_path("tests/fixtures/fixture.png").unwrap()),
+        Just(
+            ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")
+                .unwrap()
+                .with_name("q3.pdf")
+        ),
+        Just(ContentPart::from_bytes(b"RIFF".to_vec(), "audio/wav").unwrap()),
+        Just(ContentPart::from_bytes(b"a,b".to_vec(), "text/csv").unwrap()),
+        Just(ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap()),
+        Just(
+            ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))
+                .unwrap()
+                .with_name("q3.pdf")
+        ),
+    ];
+    prop::collection::vec(part, 0..4)
+}
+
+/// The lowered result itself: its JSON, its output, its Debug.
+fn model_channel_views(result: &canonical::ToolResult) -> Vec<String> {
     vec![
         serde_json::to_string(result).unwrap(),
         result.output.clone(),
         format!("{result:?}"),
+        format!("{result:#?}"),
     ]
 }
 
+/// The JSON and Debug of a rendering, or the text of its error.
+fn rendered<R: Serialize + fmt::Debug, X: fmt::Display>(rendering: Result<R, X>) -> Vec<String> {
+    match rendering {
+        Ok(value) => vec![serde_json::to_string(&value).unwrap(), format!("{value:?}")],
+        Err(error) => vec![error.to_string()],
+    }
+}
+
+/// Every provider rendering of a result, in every style and under both part
+/// policies, as JSON and Debug (or the error text under `Strict`), plus the
+/// MCP rendering read back into a canonical result.
+fn provider_views(result: &canonical::ToolResult) -> Vec<String> {
+    let call = ToolCall::new("call_1", "lookup");
+    let structured: Option<Value> = serde_json::from_str(&result.output).ok();
+    let mut views = Vec::new();
+    views.extend(rendered(Ok::<_, String>(
+        openai_chat::tool_message(call, result).into_message(),
+    )));
+    for policy in [PartPolicy::Placeholder, PartPolicy::Strict] {
+        views.extend(rendered(openai_chat::render_turn(
+            &[(call, result)],
+            policy,
+        )));
+        views.extend(rendered(openai_responses::render(call, result, policy)));
+        views.extend(rendered(anthropic::render(call, result, policy)));
+        views.extend(rendered(gemini::render(call, result, policy)));
+    }
+    for structured in [None, structured.as_ref()] {
+        let answer = mcp::render(result, structured);
+        views.extend(rendered(Ok::<_, String>(&answer)));
+        let json = serde_json::to_value(&answer).unwrap();
+        views.extend(rendered(mcp::from_value(&json)));
+        #[cfg(feature = "rmcp")]
+        views.extend(rendered(Ok::<_, String>(mcp::to_rmcp(result, structured))));
+    }
+    #[cfg(feature = "toolnexus")]
+    views.extend(rendered(Ok::<_, String>(toolnexus::ToolResult::from(
+        result,
+    ))));
+    views
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 256,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(strategies::config(256))]
 
     #[test]
     fn success_lowers_to_the_json_of_the_value(value in json_value()) {
@@ -132,8 +205,8 @@ proptest! {
             prop_assert_eq!(lowered.result.output.as_str(), toolresult::lower::SERIALISE_FAILED_OUTPUT);
             prop_assert!(lowered.diagnostics.source().unwrap().is::<serde_json::Error>());
         }
-        for view in model_channel_views(&lowered.result) {
-            prop_assert!(!view.contains(SECRET));
+        for view in model_channel_views(&lowered.result).into_iter().chain(provider_views(&lowered.result)) {
+            prop_assert!(!view.contains(SECRET), "leaked in {}", view);
         }
     }
 
@@ -144,16 +217,20 @@ proptest! {
         secret_at in 0usize..4,
         unexpected in any::<bool>(),
         via_anyhow in any::<bool>(),
+        parts in parts(),
     ) {
         let source = chain(depth, secret_at);
         let lowered = match (unexpected, via_anyhow) {
             (true, false) => Err::<u8, Link>(source).lower(),
-            (true, true) => ToolResult::<u8>::failure(Failure::unexpected_anyhow(anyhow::Error::new(source).context(SECRET))).lower(),
-            (false, false) => ToolResult::<u8, Value>::failure(Failure::new(error).with_source(source)).lower(),
-            (false, true) => ToolResult::<u8, Value>::failure(Failure::new(error).with_anyhow(anyhow::Error::new(source))).lower(),
+            (true, true) => ToolResult::<u8>::failure(Failure::unexpected_anyhow(anyhow::Error::new(source).context(SECRET))).with_parts(parts).lower(),
+            (false, false) => ToolResult::<u8, Value>::failure(Failure::new(error).with_source(source)).with_parts(parts).lower(),
+            (false, true) => ToolResult::<u8, Value>::failure(Failure::new(error).with_anyhow(anyhow::Error::new(source))).with_parts(parts).lower(),
         };
         for view in model_channel_views(&lowered.result) {
             prop_assert!(!view.contains(SECRET), "leaked in {}", view);
+        }
+        for view in provider_views(&lowered.result) {
+            prop_assert!(!view.contains(SECRET), "leaked in a rendering: {}", view);
         }
         let diagnostics = format!("{:?}", lowered.diagnostics);
         prop_assert!(!diagnostics.contains(SECRET), "leaked in {}", diagnostics);

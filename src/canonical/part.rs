@@ -179,8 +179,9 @@ impl ContentPart {
     /// A part from a URL, with the default size limit.
     ///
     /// A `data:<mime>;base64,<payload>` URL is decoded into inline bytes with
-    /// its own mime type (an explicit `mime_type`, if given, must agree). Any
-    /// other URL is kept as a URL and needs `mime_type`.
+    /// its own mime type, parameters dropped (`data:text/plain;charset=utf-8;base64,..`
+    /// gives `text/plain`); an explicit `mime_type`, if given, must agree,
+    /// parameters aside. Any other URL is kept as a URL and needs `mime_type`.
     ///
     /// ```
     /// use toolresult::canonical::ContentPart;
@@ -431,12 +432,16 @@ pub(crate) struct PartFields {
 }
 
 /// A mime type must be `type/subtype` with no spaces or control characters.
+///
+/// Parameters may follow (`text/plain;charset=utf-8`), but what comes before
+/// them must itself be `type/subtype`: that is all a `data:` URL keeps, so a
+/// part's own [`ContentPart::data_url`] always reads back.
 pub(crate) fn check_mime_type(mime_type: String) -> Result<String, PartError> {
-    let valid = match mime_type.split_once('/') {
+    let valid = match essence(&mime_type).split_once('/') {
         Some((top, sub)) => {
             !top.is_empty()
                 && !sub.is_empty()
-                && !sub.contains('/')
+                && mime_type.matches('/').count() == 1
                 && !mime_type
                     .chars()
                     .any(|c| c.is_whitespace() || c.is_control() || c == '"' || c == ',')
@@ -588,7 +593,7 @@ impl PartLimit {
         let explicit = mime_type.filter(|m| !m.is_empty());
         if let Some((mime, bytes)) = parse_data_url(url)? {
             if let Some(explicit) = explicit
-                && !explicit.eq_ignore_ascii_case(&mime)
+                && !essence(explicit).eq_ignore_ascii_case(&mime)
             {
                 return Err(PartError::MimeTypeMismatch {
                     mime_type: explicit.to_owned(),
@@ -744,12 +749,18 @@ fn parse_data_url(url: &str) -> Result<Option<(String, Bytes)>, PartError> {
     else {
         return Err(malformed("only `;base64` data: URLs are supported"));
     };
-    let mime = mime.split(';').next().unwrap_or_default();
+    // Parameters are dropped: `data:image/png;charset=utf-8;base64,..` is `image/png`.
+    let mime = essence(mime);
     if mime.is_empty() {
         return Err(malformed("it has no mime type"));
     }
     let bytes = decode_base64("the data: URL", payload)?;
     Ok(Some((mime.to_owned(), bytes)))
+}
+
+/// A mime type without its parameters: `text/plain` of `text/plain;charset=utf-8`.
+fn essence(mime_type: &str) -> &str {
+    mime_type.split(';').next().unwrap_or_default()
 }
 
 /// The structured description of a part, from [`ContentPart::summary`].

@@ -24,8 +24,11 @@
 //! all read back into `output`), an empty or blank error `output`, an empty
 //! `output` beside parts (it reads back as the describe lines), the kind of
 //! an image or audio part held by URL (a `resource_link` reads back as a
-//! file part), and `metadata` (not written). Everything else comes back
-//! equal.
+//! file part), the name of an inline image or audio part (its block has no
+//! field for one), all but the last `/` segment of an inline file's name
+//! (the name is the embedded resource's `uri`), and `metadata` (not
+//! written). Everything else comes back equal, and a second round trip
+//! changes nothing.
 //!
 //! ```
 //! use toolresult::canonical::{ContentPart, ToolResult};

@@ -1,0 +1,194 @@
+//! Property tests of the provider renderings over arbitrary canonical
+//! results: every style renders any result without panicking (under
+//! `Placeholder` always, under `Strict` or with an error naming the part),
+//! and an MCP `CallToolResult` reads back into exactly what the `render::mcp`
+//! module docs say a round trip keeps, a second trip changing nothing.
+
+mod strategies;
+
+use proptest::prelude::*;
+use serde_json::{Map, Value, json};
+use strategies::{config, json_value, tool_result};
+use toolresult::canonical::{ContentPart, MediaSource, PartKind, ToolResult};
+use toolresult::render::{
+    PartPolicy, RenderError, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
+};
+
+fn fail(e: impl std::fmt::Display) -> TestCaseError {
+    TestCaseError::fail(e.to_string())
+}
+
+/// A rendering serialises; under `Placeholder` it never fails, under
+/// `Strict` it fails only for a part the style cannot carry, by name.
+fn check_rendering<R: serde::Serialize>(
+    result: &ToolResult,
+    policy: PartPolicy,
+    rendering: Result<R, RenderError>,
+) -> Result<(), TestCaseError> {
+    match rendering {
+        Ok(value) => {
+            serde_json::to_string(&value).map_err(fail)?;
+        }
+        Err(error) => {
+            prop_assert_eq!(policy, PartPolicy::Strict, "{}", error);
+            let RenderError::UnsupportedPart { index, part, .. } = &error else {
+                return Err(fail(format!("unexpected error {error}")));
+            };
+            let described = result.parts.get(*index).map(ContentPart::describe);
+            prop_assert_eq!(described.as_ref(), Some(part));
+        }
+    }
+    Ok(())
+}
+
+/// The part MCP gives back for `part`, by the module docs: none for a text
+/// part (its text reads into `output`); a part by URL becomes a file part
+/// (a `resource_link`); an inline image or audio part loses its name (the
+/// block has none); an inline file keeps the last `/` segment of its name
+/// (the name is the embedded resource's `uri`).
+fn part_after_mcp(part: &ContentPart) -> Result<Option<ContentPart>, TestCaseError> {
+    let (Some(mime), Some(source)) = (part.mime_type(), part.source()) else {
+        return Ok(None);
+    };
+    let mut fields = Map::new();
+    fields.insert("mimeType".into(), mime.into());
+    let (kind, name) = match source {
+        MediaSource::Url(url) => {
+            fields.insert("url".into(), url.as_str().into());
+            ("file", part.name())
+        }
+        MediaSource::Data(_) => {
+            fields.insert("data".into(), part.data_base64().unwrap_or_default().into());
+            match part.kind() {
+                PartKind::Image => ("image", None),
+                PartKind::Audio => ("audio", None),
+                _ => ("file", part.name().and_then(|n| n.rsplit('/').next())),
+            }
+        }
+    };
+    fields.insert("type".into(), kind.into());
+    if let Some(name) = name {
+        fields.insert("name".into(), name.into());
+    }
+    serde_json::from_value(Value::Object(fields))
+        .map(Some)
+        .map_err(fail)
+}
+
+/// The canonical result MCP gives back for `result` rendered without a
+/// structured value, by the rules in the `render::mcp` module docs.
+fn result_after_mcp(result: &ToolResult) -> Result<ToolResult, TestCaseError> {
+    let mut parts = Vec::new();
+    for part in &result.parts {
+        parts.extend(part_after_mcp(part)?);
+    }
+    let lead =
+        (!result.output.is_empty() || result.parts.is_empty()).then_some(result.output.as_str());
+    let texts: Vec<&str> = lead
+        .into_iter()
+        .chain(result.parts.iter().filter_map(ContentPart::as_text))
+        .collect();
+    let describe = || {
+        parts
+            .iter()
+            .map(ContentPart::describe)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let output = if result.is_error {
+        let shown: Vec<&str> = texts
+            .iter()
+            .copied()
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        if !shown.is_empty() {
+            shown.join("\n\n")
+        } else if !parts.is_empty() {
+            describe()
+        } else {
+            "MCP tool returned an error".to_owned()
+        }
+    } else {
+        let joined = texts.join("\n");
+        if joined.is_empty() && !parts.is_empty() {
+            describe()
+        } else {
+            joined
+        }
+    };
+    Ok(ToolResult {
+        output,
+        is_error: result.is_error,
+        parts,
+        metadata: None,
+    })
+}
+
+/// Renders to MCP JSON and reads it back.
+fn mcp_trip(result: &ToolResult, structured: Option<&Value>) -> Result<ToolResult, TestCaseError> {
+    let json = serde_json::to_value(mcp::render(result, structured)).map_err(fail)?;
+    mcp::from_value(&json).map_err(|e| fail(format!("{e} reading {json}")))
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn every_style_renders_any_result(result in tool_result()) {
+        let call = ToolCall::new("call_1", "lookup");
+        let message = openai_chat::tool_message(call, &result).into_message();
+        serde_json::to_string(&message).map_err(fail)?;
+        for policy in [PartPolicy::Placeholder, PartPolicy::Strict] {
+            let turn = [(call, &result), (ToolCall::new("call_2", "again"), &result)];
+            check_rendering(&result, policy, openai_chat::render_turn(&turn, policy))?;
+            check_rendering(&result, policy, openai_responses::render(call, &result, policy))?;
+            check_rendering(&result, policy, anthropic::render(call, &result, policy))?;
+            check_rendering(&result, policy, gemini::render(call, &result, policy))?;
+        }
+    }
+
+    #[test]
+    fn mcp_keeps_what_its_docs_say(result in tool_result()) {
+        let back = mcp_trip(&result, None)?;
+        prop_assert_eq!(&back, &result_after_mcp(&result)?);
+        let again = mcp_trip(&back, None)?;
+        prop_assert_eq!(&again, &back, "a second trip through MCP changed the result");
+    }
+
+    /// (A `null` structured value is no structured value: MCP reads a
+    /// `"structuredContent": null` as absent.)
+    #[test]
+    fn mcp_with_a_structured_value_reads_its_json(
+        result in tool_result(),
+        value in json_value().prop_filter("null is no structuredContent", |v| !v.is_null()),
+    ) {
+        let back = mcp_trip(&result, Some(&value))?;
+        prop_assert_eq!(back.is_error, result.is_error);
+        prop_assert_eq!(back.parts, result_after_mcp(&result)?.parts);
+        if !result.is_error {
+            let read: Value = serde_json::from_str(&back.output).map_err(fail)?;
+            prop_assert_eq!(read, value);
+        }
+    }
+}
+
+/// An image or audio part's name, and all but the last `/` segment of an
+/// inline file's name, are what MCP has nowhere to keep.
+#[test]
+fn mcp_drops_the_names_it_has_no_field_for() {
+    let png = ContentPart::from_path("tests/fixtures/fixture.png")
+        .unwrap()
+        .with_name("shot.png");
+    let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")
+        .unwrap()
+        .with_name("reports/q3.pdf");
+    let result = ToolResult::ok_with_parts("two", vec![png, pdf]);
+    let json = serde_json::to_value(mcp::render(&result, None)).unwrap();
+    assert_eq!(
+        json["content"][2]["resource"]["uri"],
+        json!("reports/q3.pdf")
+    );
+    let back = mcp::from_value(&json).unwrap();
+    assert_eq!(back.parts[0].name(), None);
+    assert_eq!(back.parts[1].name(), Some("q3.pdf"));
+}
