@@ -1,6 +1,7 @@
 //! An 8 MiB image from bytes into a canonical result written as JSON: the
 //! floor (base64 into a preallocated buffer), ours
-//! (`ContentPart::from_bytes` → `ToolResult::ok_with_parts` → JSON) and
+//! (`ContentPart::from_bytes` → `ToolResult::ok_with_parts` → `to_json`,
+//! and the same through `serde_json::to_string`) and
 //! Toolnexus (`ContentPart::from_bytes` → JSON). Before timing, each
 //! contender's peak heap growth over its input is measured with a counting
 //! allocator and printed as a multiple of the image size.
@@ -68,7 +69,9 @@ fn peak_growth<I, R>(input: I, op: impl FnOnce(I) -> R) -> usize {
 }
 
 fn image() -> Vec<u8> {
-    (0..IMAGE_BYTES as u32).map(|i| (i * 31 % 251) as u8).collect()
+    (0..IMAGE_BYTES as u32)
+        .map(|i| (i * 31 % 251) as u8)
+        .collect()
 }
 
 fn floor(bytes: Vec<u8>) -> String {
@@ -77,7 +80,17 @@ fn floor(bytes: Vec<u8>) -> String {
     out
 }
 
+fn floor_simd(bytes: Vec<u8>) -> String {
+    base64_simd::STANDARD.encode_to_string(&bytes)
+}
+
 fn ours(bytes: Vec<u8>) -> String {
+    let part = canonical::ContentPart::from_bytes(bytes, "image/png").unwrap();
+    let result = canonical::ToolResult::ok_with_parts(part.describe(), vec![part]);
+    result.to_json().unwrap()
+}
+
+fn ours_through_serde(bytes: Vec<u8>) -> String {
     let part = canonical::ContentPart::from_bytes(bytes, "image/png").unwrap();
     let result = canonical::ToolResult::ok_with_parts(part.describe(), vec![part]);
     serde_json::to_string(&result).unwrap()
@@ -97,7 +110,9 @@ fn image_8mib(c: &mut Criterion) {
     let source = image();
     for (name, op) in [
         ("floor", floor as fn(Vec<u8>) -> String),
-        ("toolresult", ours),
+        ("floor simd", floor_simd),
+        ("toolresult to_json", ours),
+        ("toolresult serde_json::to_string", ours_through_serde),
         ("toolnexus", toolnexus_peer),
     ] {
         let peak = peak_growth(source.clone(), op);
@@ -109,11 +124,36 @@ fn image_8mib(c: &mut Criterion) {
     let mut group = c.benchmark_group("image_8mib");
     group.sample_size(20);
     group.bench_function("floor base64 into preallocated String", |b| {
-        b.iter_batched(|| source.clone(), |v| floor(black_box(v)), BatchSize::LargeInput)
+        b.iter_batched(
+            || source.clone(),
+            |v| floor(black_box(v)),
+            BatchSize::LargeInput,
+        )
     });
-    group.bench_function("toolresult from_bytes + ok_with_parts + JSON", |b| {
-        b.iter_batched(|| source.clone(), |v| ours(black_box(v)), BatchSize::LargeInput)
+    group.bench_function("floor base64-simd into a presized String", |b| {
+        b.iter_batched(
+            || source.clone(),
+            |v| floor_simd(black_box(v)),
+            BatchSize::LargeInput,
+        )
     });
+    group.bench_function("toolresult from_bytes + ok_with_parts + to_json", |b| {
+        b.iter_batched(
+            || source.clone(),
+            |v| ours(black_box(v)),
+            BatchSize::LargeInput,
+        )
+    });
+    group.bench_function(
+        "toolresult from_bytes + ok_with_parts + serde_json::to_string",
+        |b| {
+            b.iter_batched(
+                || source.clone(),
+                |v| ours_through_serde(black_box(v)),
+                BatchSize::LargeInput,
+            )
+        },
+    );
     group.bench_function("toolnexus from_bytes + JSON", |b| {
         b.iter_batched(
             || source.clone(),

@@ -19,7 +19,12 @@ fn lower_failure(c: &mut Criterion) {
     group.bench_function("floor serde_json::to_string({error: &e})", |b| {
         b.iter_batched(
             || error.clone(),
-            |e| serde_json::to_string(&Envelope { error: black_box(&e) }).unwrap(),
+            |e| {
+                serde_json::to_string(&Envelope {
+                    error: black_box(&e),
+                })
+                .unwrap()
+            },
             BatchSize::SmallInput,
         )
     });
@@ -34,7 +39,9 @@ fn lower_failure(c: &mut Criterion) {
         b.iter_batched(
             || error.clone(),
             |e| {
-                let failed: Result<Json<u8>, _> = Err(Json(OwnedEnvelope { error: black_box(e) }));
+                let failed: Result<Json<u8>, _> = Err(Json(OwnedEnvelope {
+                    error: black_box(e),
+                }));
                 failed.into_call_tool_result().ok().unwrap()
             },
             BatchSize::SmallInput,
@@ -44,7 +51,10 @@ fn lower_failure(c: &mut Criterion) {
         b.iter_batched(
             || error.clone(),
             |e| {
-                let text = serde_json::to_string(&Envelope { error: black_box(&e) }).unwrap();
+                let text = serde_json::to_string(&Envelope {
+                    error: black_box(&e),
+                })
+                .unwrap();
                 toolnexus::ToolResult::error(text)
             },
             BatchSize::SmallInput,
@@ -59,7 +69,12 @@ fn lower_failure(c: &mut Criterion) {
     group.bench_function("floor serde_json::to_string({error: &e})", |b| {
         b.iter_batched(
             || error.clone(),
-            |e| serde_json::to_string(&Envelope { error: black_box(&e) }).unwrap(),
+            |e| {
+                serde_json::to_string(&Envelope {
+                    error: black_box(&e),
+                })
+                .unwrap()
+            },
             BatchSize::SmallInput,
         )
     });

@@ -28,13 +28,6 @@ where
             BatchSize::SmallInput,
         )
     });
-    group.bench_function("probe canonical ok(to_string)", |b| {
-        b.iter_batched(
-            || value.clone(),
-            |v| toolresult::canonical::ToolResult::ok(serde_json::to_string(black_box(&v)).unwrap()),
-            BatchSize::SmallInput,
-        )
-    });
     group.bench_function("toolresult ok().into_tool_result()", |b| {
         b.iter_batched(
             || value.clone(),

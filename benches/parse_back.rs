@@ -8,7 +8,9 @@ use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use toolresult::canonical;
 
 fn parse_back(c: &mut Criterion) {
-    let image: Vec<u8> = (0..8 * 1024 * 1024u32).map(|i| (i * 31 % 251) as u8).collect();
+    let image: Vec<u8> = (0..8 * 1024 * 1024u32)
+        .map(|i| (i * 31 % 251) as u8)
+        .collect();
     let part = canonical::ContentPart::from_bytes(image, "image/png").unwrap();
     let json = serde_json::to_string(&canonical::ToolResult::ok_with_parts(
         part.describe(),

@@ -18,7 +18,8 @@ fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
     });
     group.bench_function("anthropic render + to_string", |b| {
         b.iter(|| {
-            let block = anthropic::render(call, black_box(result), PartPolicy::Placeholder).unwrap();
+            let block =
+                anthropic::render(call, black_box(result), PartPolicy::Placeholder).unwrap();
             serde_json::to_string(&block).unwrap()
         })
     });

@@ -26,6 +26,16 @@ fn transcript_write(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
+    group.bench_function("toolresult lower + to_json()", |b| {
+        b.iter_batched(
+            || rows.clone(),
+            |v| {
+                let result = ToolResult::<_>::ok(black_box(v)).into_tool_result();
+                result.to_json().unwrap()
+            },
+            BatchSize::SmallInput,
+        )
+    });
     group.bench_function("toolnexus ok(to_string) + to_string(result)", |b| {
         b.iter_batched(
             || rows.clone(),

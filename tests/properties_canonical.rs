@@ -52,6 +52,32 @@ proptest! {
     }
 
     #[test]
+    fn the_direct_writer_gives_serde_json_s_bytes(result in tool_result()) {
+        let serde = serde_json::to_string(&result).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let direct = result.to_json().map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&direct, &serde);
+        let mut written = Vec::new();
+        result.write_json(&mut written).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(written, serde.into_bytes());
+    }
+
+    #[test]
+    fn part_data_is_accepted_exactly_when_strict_base64_decodes_it(
+        data in proptest::string::string_regex("[A-Za-z0-9+/=]{0,12}|[A-Za-z0-9+/]{40,80}={0,2}|[A-Za-z0-9+/= \\-_]{0,16}").unwrap()
+    ) {
+        let json = serde_json::json!({"type": "file", "mimeType": "application/octet-stream", "data": data});
+        let ours = serde_json::from_value::<ContentPart>(json).map(|p| p.data().map(|d| d.to_vec()));
+        let strict = base64::Engine::decode(&base64::engine::general_purpose::STANDARD, &data);
+        match (ours, strict) {
+            (Ok(bytes), Ok(expected)) => prop_assert_eq!(bytes, Some(expected)),
+            (Err(_), Err(_)) => {}
+            // An empty payload is refused by the part's own rules, not by base64.
+            (Err(_), Ok(expected)) if expected.is_empty() => {}
+            (ours, strict) => prop_assert!(false, "{data:?}: ours {ours:?}, strict {strict:?}"),
+        }
+    }
+
+    #[test]
     fn suspensions_read_back_after_a_round_trip(request in request()) {
         let parked = ToolResult::pending(request.clone());
         let json = assert_round_trip(&parked)?;

@@ -121,3 +121,32 @@ fn explicit_mime_type_agrees_with_a_data_url_parameters_aside() {
         "malformed data: URL `data:;charset=utf-8;base64,aGk=`: it has no mime type"
     );
 }
+
+#[test]
+fn non_canonical_trailing_bits_are_refused_after_the_fast_decoder() {
+    let part = |data: &str| {
+        serde_json::from_value::<ContentPart>(serde_json::json!({
+            "type": "file", "mimeType": "application/octet-stream", "data": data
+        }))
+    };
+    // `QQ==` is "A"; `QR==` has a stray bit in the padding, `QUI=` too little.
+    assert_eq!(part("QQ==").unwrap().data(), Some(&b"A"[..]));
+    assert_eq!(part("QUI=").unwrap().data(), Some(&b"AB"[..]));
+    let long_prefix = "QUJD".repeat(64);
+    for bad in [
+        "QR==",
+        "QUJ=",
+        &format!("{long_prefix}QR=="),
+        &format!("{long_prefix}QUJ="),
+    ] {
+        let err = part(bad).unwrap_err().to_string();
+        assert!(
+            err.starts_with("invalid base64 in `data`: the last character"),
+            "{bad}: {err}"
+        );
+        assert!(
+            err.ends_with("has bits set past the end of the data"),
+            "{bad}: {err}"
+        );
+    }
+}

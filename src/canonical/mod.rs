@@ -31,6 +31,7 @@ mod part_serde;
 mod pending;
 mod read;
 mod result;
+mod write_json;
 
 pub use limit::PartLimit;
 pub use media::MediaType;
