@@ -129,9 +129,19 @@ impl TryFrom<CallToolResult> for ToolResult {
 /// ```
 impl<T: Serialize, E: Serialize> IntoCallToolResult for crate::ToolResult<T, E> {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
-        let structured = structured_content(&self);
-        let lowered = self.lower();
-        Ok(to_rmcp(&lowered.result, structured.as_ref()).into())
+        let Some(structured) = structured_content(&self) else {
+            return Ok(to_rmcp(&self.lower().result, None).into());
+        };
+        // The text block of a structured answer is the JSON of `structured`
+        // (`to_rmcp` writes it from the value), so the value is not
+        // serialised a second time by lowering: only its parts are carried.
+        let carried = ToolResult {
+            output: String::new(),
+            is_error: false,
+            parts: self.parts,
+            metadata: None,
+        };
+        Ok(to_rmcp(&carried, Some(&structured)).into())
     }
 }
 
