@@ -8,29 +8,10 @@ use std::time::Duration;
 use toolresult::retry::{
     Backoff, Cancelled, Classification, Decision, RetryEvent, RetryPolicy, StopReason, ToolSafety,
 };
-use toolresult::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
+use toolresult::{Failure, IntoToolResult, Lowered, ToolResult};
 
-const SECRET: &str = "sk-live-retry-sentinel-2c9f";
-
-/// A policy for a read-only tool with exact, easy delays: 10, 20, 40, ... ms.
-fn read_only_policy() -> RetryPolicy {
-    RetryPolicy::new()
-        .safety(ToolSafety::read_only())
-        .max_attempts(4)
-        .backoff(
-            Backoff::exponential(Duration::from_millis(10), 2.0, Duration::from_secs(1))
-                .expect("valid backoff"),
-        )
-}
-
-fn io(kind: std::io::ErrorKind) -> std::io::Error {
-    std::io::Error::new(kind, format!("socket detail {SECRET}"))
-}
-
-/// A failure of attempt `n`, so the surfaced outcome shows which call it was.
-fn failure(n: u32) -> Failure {
-    Failure::new(ToolError::new(format!("attempt {n} failed")))
-}
+mod retry_support;
+use retry_support::{SECRET, failure, io, read_only_policy};
 
 /// Runs `call` (given the 1-based call number) under `policy`, recording the delays.
 fn run<R: toolresult::retry::RetryInput>(

@@ -4,30 +4,11 @@
 #![cfg(feature = "tracing")]
 
 use std::sync::Mutex;
-use std::time::Duration;
 
-use toolresult::retry::{Backoff, RetryPolicy, ToolSafety};
-use toolresult::{Failure, ToolError, ToolResult};
+use toolresult::ToolResult;
 
-const SECRET: &str = "sk-live-retry-sentinel-2c9f";
-
-fn read_only_policy() -> RetryPolicy {
-    RetryPolicy::new()
-        .safety(ToolSafety::read_only())
-        .max_attempts(4)
-        .backoff(
-            Backoff::exponential(Duration::from_millis(10), 2.0, Duration::from_secs(1))
-                .expect("valid backoff"),
-        )
-}
-
-fn failure(n: u32) -> Failure {
-    Failure::new(ToolError::new(format!("attempt {n} failed")))
-}
-
-fn io(kind: std::io::ErrorKind) -> std::io::Error {
-    std::io::Error::new(kind, format!("socket detail {SECRET}"))
-}
+mod retry_support;
+use retry_support::{SECRET, failure, io, read_only_policy};
 
 use std::fmt::Write as _;
 use tracing::field::{Field, Visit};
