@@ -86,13 +86,13 @@ fn floor_simd(bytes: Vec<u8>) -> String {
 
 fn ours(bytes: Vec<u8>) -> String {
     let part = canonical::ContentPart::from_bytes(bytes, "image/png").unwrap();
-    let result = canonical::ToolResult::ok_with_parts(part.describe(), vec![part]);
+    let result = canonical::ToolResult::ok(part.describe()).with_parts([part]);
     result.to_json().unwrap()
 }
 
 fn ours_through_serde(bytes: Vec<u8>) -> String {
     let part = canonical::ContentPart::from_bytes(bytes, "image/png").unwrap();
-    let result = canonical::ToolResult::ok_with_parts(part.describe(), vec![part]);
+    let result = canonical::ToolResult::ok(part.describe()).with_parts([part]);
     serde_json::to_string(&result).unwrap()
 }
 

@@ -45,7 +45,7 @@ fn render(c: &mut Criterion) {
 
     let image: Vec<u8> = (0..1024 * 1024u32).map(|i| (i * 31 % 251) as u8).collect();
     let part = ContentPart::from_bytes(image, "image/png").unwrap();
-    let shot = ToolResult::ok_with_parts(part.describe(), vec![part]);
+    let shot = ToolResult::ok(part.describe()).with_parts([part]);
     contenders(c, "image_1mib", &shot);
 }
 

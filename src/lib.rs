@@ -1,56 +1,131 @@
-//! `toolresult`: the result type for LLM tools.
+//! `toolresult`: the result type for LLM tools, from a typed Rust function
+//! to the provider's next message.
 //!
-//! A tool returns text the model reads, maybe an image or a file, and
-//! whether it failed. This crate gives that a wire model that matches the
-//! Toolnexus shared contract to the byte.
+//! A tool author writes a function of typed arguments returning
+//! [`ToolResult<T, E>`]. It has two channels: the model sees the JSON of `T`
+//! or `{"error": E}` (and any images or files); Rust sees the source error
+//! with its whole chain, a transient hint and a retry-after
+//! ([`Diagnostics`]). Lowering turns it into the [`canonical::ToolResult`]
+//! of the Toolnexus shared contract, which transcripts, provider requests
+//! and MCP carry; the source error never reaches the model.
 //!
-//! # The canonical result
+//! The tour below follows one call through each stage.
 //!
-//! [`canonical::ToolResult`] is what transcripts, provider requests and MCP
-//! carry: `{output, isError, parts?, metadata?}`.
+//! # 1. A typed tool
+//!
+//! [`tool::function`] (or [`tool::async_function`]) makes a [`Tool`] of a
+//! function: its schemas come from the Rust types, and it says what it does
+//! to the world ([`tool::ToolSafety`]), which retries and MCP read.
 //!
 //! ```
-//! use toolresult::canonical::{ContentPart, ToolResult};
+//! use toolresult::tool::{self, Tool, ToolSafety};
+//! use toolresult::{Failure, ToolError};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Lookup { key: String }
+//!
+//! let lookup = tool::function("lookup", "Look a config key up", |args: Lookup| {
+//!     match args.key.as_str() {
+//!         "region" => Ok("eu-west-1".to_owned()),
+//!         other => Err(Failure::new(ToolError::new(format!("no such key: {other}")))),
+//!     }
+//! })?
+//! .with_safety(ToolSafety::ReadOnly);
+//! assert_eq!(lookup.name(), "lookup");
+//! # Ok::<(), toolresult::tool::InvalidToolName>(())
+//! ```
+//!
+//! # 2. A call, lowered: two channels
+//!
+//! A call decodes the model's arguments (a bad one is an error result the
+//! model can act on), runs the body (a panic is a safe error result) and
+//! lowers what it returns ([`IntoToolResult`]): the canonical result for the
+//! model, [`Diagnostics`] for Rust.
+//!
+//! ```
+//! use toolresult::{Failure, IntoToolResult, ToolError, ToolResult};
+//!
+//! fn read_config(path: &str) -> Result<String, Failure> {
+//!     Ok(std::fs::read_to_string(path)?) // `?` on any error: an unexpected failure
+//! }
+//!
+//! let lowered = read_config("/no/such/config").lower();
+//! assert_eq!(
+//!     lowered.result.output,
+//!     r#"{"error":{"message":"the tool failed with an unexpected error (std::io::Error, kind NotFound)"}}"#
+//! );
+//! assert!(lowered.result.is_error);
+//! // Rust keeps the io::Error, for retries and logs; the model never sees its text.
+//! assert!(lowered.diagnostics.source().unwrap().is::<std::io::Error>());
+//!
+//! let typed = ToolResult::<u32>::fail(Failure::new(ToolError::new("busy")).transient());
+//! assert_eq!(typed.lower().diagnostics.is_transient(), Some(true));
+//! ```
+//!
+//! # 3. Retrying from the Rust channel
+//!
+//! [`retry::RetryPolicy::decide`] reads the hint, the source chain and the
+//! tool's safety; never text.
+//!
+//! ```
+//! use std::time::Duration;
+//! use toolresult::retry::{Backoff, Decision, RetryPolicy};
+//! use toolresult::tool::ToolSafety;
+//! use toolresult::{Failure, IntoToolResult, ToolError, ToolResult};
+//!
+//! let policy = RetryPolicy::new().backoff(Backoff::constant(Duration::from_millis(100)));
+//! let lowered = ToolResult::<u8>::fail(Failure::new(ToolError::new("busy")).transient()).lower();
+//! assert_eq!(policy.decide(ToolSafety::ReadOnly, &lowered, 1), Decision::Retry(Duration::from_millis(100)));
+//! // A tool that may repeat its side effects is not retried.
+//! assert!(!policy.decide(ToolSafety::Additive, &lowered, 1).is_retry());
+//! ```
+//!
+//! # 4. The provider's message
+//!
+//! [`provider`] declares tools and renders results for OpenAI (Chat
+//! Completions and Responses), Anthropic, Gemini and MCP. MCP's
+//! `structuredContent` is decided once, at lowering
+//! ([`Lowered::structured_content`]).
+//!
+//! ```
+//! use toolresult::provider::{anthropic, mcp, PartPolicy, ToolCall};
+//! use toolresult::{IntoToolResult, ToolResult};
+//!
+//! #[derive(serde::Serialize)]
+//! struct Weather { city: &'static str, celsius: f32 }
+//!
+//! let lowered = ToolResult::<_>::ok(Weather { city: "Oslo", celsius: -3.5 }).lower();
+//! let block = anthropic::render(ToolCall::new("toolu_1", "weather"), &lowered.result, PartPolicy::Strict)?;
+//! assert_eq!(
+//!     serde_json::to_string(&block)?,
+//!     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"city\":\"Oslo\",\"celsius\":-3.5}"}"#
+//! );
+//! let answer = serde_json::to_value(mcp::render(&lowered.result, lowered.structured_content()))?;
+//! assert_eq!(answer["structuredContent"]["celsius"], -3.5);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # 5. The canonical result: text, parts, suspension
+//!
+//! [`canonical::ToolResult`] is `{output, isError, parts?, metadata?}`,
+//! byte for byte the shared contract. [`canonical::ContentPart`] carries an
+//! image, a file or audio; a [`canonical::Request`] parks a call until an
+//! [`canonical::Answer`] comes.
+//!
+//! ```
+//! use toolresult::canonical::{ContentPart, Request, ToolResult};
 //!
 //! let found = ToolResult::ok("eu-west-1");
 //! assert_eq!(serde_json::to_string(&found)?, r#"{"output":"eu-west-1","isError":false}"#);
 //!
 //! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-//! let shot = ToolResult::ok_with_parts(png.describe(), vec![png]);
+//! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! assert_eq!(shot.output, "image (image/png, 82 bytes)");
+//!
+//! let parked = ToolResult::pending(Request::input("Deploy to production?"));
+//! let back: ToolResult = serde_json::from_str(&serde_json::to_string(&parked)?)?;
+//! assert_eq!(back.pending_request().unwrap().prompt, "Deploy to production?");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
-//!
-//! # Typed tools
-//!
-//! [`tool::function`] (and [`tool::async_function`]) turns a function of
-//! typed, serde-decoded arguments into an object-safe [`Tool`]: its schemas
-//! come from the Rust types (schemars, draft 2020-12), a bad argument or a
-//! panic becomes an error result the model can act on, and
-//! [`tool::declaration`] renders it for OpenAI, Anthropic, Gemini and MCP.
-//!
-//! ```
-//! use toolresult::tool::{self, Tool, declaration};
-//! use toolresult::ToolError;
-//!
-//! #[derive(serde::Deserialize, schemars::JsonSchema)]
-//! struct AddArgs { a: i64, b: i64 }
-//!
-//! let add = tool::function("add", "Add two integers", |args: AddArgs| {
-//!     args.a.checked_add(args.b).ok_or(ToolError::new("the sum overflows"))
-//! });
-//! let lowered = add.call_blocking(serde_json::json!({"a": 2, "b": 40})).unwrap();
-//! assert_eq!(lowered.result.output, "42");
-//!
-//! let lowered = add.call_blocking(serde_json::json!({"a": 2})).unwrap();
-//! assert_eq!(
-//!     lowered.result.output,
-//!     r#"{"error":{"message":"invalid arguments: missing field `b`","suggestion":"call `add` again with arguments that match its input schema"}}"#
-//! );
-//!
-//! let declared = serde_json::to_string(&declaration::anthropic(&add))?;
-//! assert!(declared.starts_with(r#"{"name":"add","description":"Add two integers","input_schema":{"type":"object""#));
-//! # Ok::<(), serde_json::Error>(())
 //! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -65,15 +140,16 @@
 )]
 
 pub mod canonical;
-pub mod lower;
-pub mod render;
+pub mod provider;
 pub mod retry;
 pub mod tool;
 mod typed;
 
-pub use lower::{Diagnostics, IntoFailure, IntoToolResult, Lowered};
-pub use tool::{Tool, async_function, function};
-pub use typed::{DynToolResult, Failure, ResultExt, ToolError, ToolResult};
+pub use tool::Tool;
+pub use typed::{
+    Diagnostics, Failure, IntoToolResult, Lowered, ResultExt, ToolError, ToolResult,
+    UnexpectedError,
+};
 
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -40,7 +40,7 @@ fn the_golden_base64_decodes_to_the_fixture() {
 #[test]
 fn the_fixture_as_a_result_on_the_wire() {
     let part = ContentPart::from_path(PNG).unwrap();
-    let res = ToolResult::ok_with_parts(part.describe(), vec![part]);
+    let res = ToolResult::ok(part.describe()).with_parts([part]);
     assert_eq!(
         serde_json::to_string(&res).unwrap(),
         format!(
@@ -53,7 +53,7 @@ fn the_fixture_as_a_result_on_the_wire() {
 #[test]
 fn the_direct_writer_matches_the_committed_golden() {
     let part = ContentPart::from_path("tests/fixtures/fixture.png").unwrap();
-    let shot = ToolResult::ok_with_parts(part.describe(), vec![part]);
+    let shot = ToolResult::ok(part.describe()).with_parts([part]);
     let expected = format!(
         r#"{{"output":"image (image/png, 82 bytes)","isError":false,"parts":[{{"type":"image","mimeType":"image/png","data":"{}"}}]}}"#,
         golden("fixture.png.base64")
@@ -67,7 +67,7 @@ fn the_direct_writer_encodes_across_chunk_boundaries() {
     for len in [1usize, 2, 3071, 3072, 3073, 6144, 6145, 10_000] {
         let bytes: Vec<u8> = (0..len).map(|i| (i * 7 % 256) as u8).collect();
         let part = ContentPart::from_bytes(bytes.clone(), "application/octet-stream").unwrap();
-        let result = ToolResult::ok_with_parts("blob", vec![part]);
+        let result = ToolResult::ok("blob").with_parts([part]);
         let json = result.to_json().unwrap();
         let expected = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, &bytes);
         assert!(json.contains(&format!(r#""data":"{expected}""#)), "{len}");

@@ -182,7 +182,7 @@ fn mcp_drops_the_names_it_has_no_field_for() {
     let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")
         .unwrap()
         .with_name("reports/q3.pdf");
-    let result = ToolResult::ok_with_parts("two", vec![png, pdf]);
+    let result = ToolResult::ok("two").with_parts([png, pdf]);
     let json = serde_json::to_value(mcp::render(&result, None)).unwrap();
     assert_eq!(
         json["content"][2]["resource"]["uri"],

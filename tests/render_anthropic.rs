@@ -46,7 +46,7 @@ fn image_is_a_base64_image_block_after_the_text() {
 #[test]
 fn image_by_url_is_a_url_source() {
     let part = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
-    let result = ToolResult::ok_with_parts("a chart", vec![part]);
+    let result = ToolResult::ok("a chart").with_parts([part]);
     assert_eq!(
         render(&result, PartPolicy::Strict)["content"][1],
         json!({"type": "image", "source": {"type": "url", "url": "https://example.com/a.png"}})

@@ -72,7 +72,7 @@ fn pdf_and_audio_follow_as_inline_data() {
 #[test]
 fn url_parts_are_file_data() {
     let part = ContentPart::from_url("gs://bucket/a.pdf", Some("application/pdf")).unwrap();
-    let result = ToolResult::ok_with_parts("the report", vec![part]);
+    let result = ToolResult::ok("the report").with_parts([part]);
     assert_eq!(
         render(&result, PartPolicy::Strict)[1],
         json!({"fileData": {"mimeType": "application/pdf", "fileUri": "gs://bucket/a.pdf"}})
@@ -91,7 +91,7 @@ fn text_parts_follow_as_text() {
 #[test]
 fn unsupported_parts_become_placeholders_or_fail() {
     let gif = ContentPart::from_bytes(b"GIF8".to_vec(), "image/gif").unwrap();
-    let result = ToolResult::ok_with_parts("a gif", vec![gif]);
+    let result = ToolResult::ok("a gif").with_parts([gif]);
     assert_eq!(
         render(&result, PartPolicy::Placeholder)[1],
         json!({"text": "[unsupported image part (image/gif, 4 bytes)]"})

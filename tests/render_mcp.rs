@@ -65,7 +65,7 @@ fn a_url_part_is_a_resource_link() {
     let part = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))
         .unwrap()
         .with_name("q3.pdf");
-    let result = ToolResult::ok_with_parts("the report", vec![part]);
+    let result = ToolResult::ok("the report").with_parts([part]);
     assert_eq!(
         render(&result)["content"][1],
         json!({"type": "resource_link", "uri": "https://example.com/q3.pdf", "name": "q3.pdf", "mimeType": "application/pdf"})
@@ -99,7 +99,7 @@ fn render_structured(result: &ToolResult, value: &serde_json::Value) -> serde_js
 
 #[test]
 fn an_empty_output_beside_parts_writes_no_empty_text_block() {
-    let result = ToolResult::ok_with_parts("", vec![png()]);
+    let result = ToolResult::ok("").with_parts([png()]);
     let content = &render(&result)["content"];
     assert_eq!(content.as_array().unwrap().len(), 1);
     assert_eq!(content[0]["type"], "image");
@@ -286,7 +286,7 @@ fn round_trip_keeps_output_is_error_and_every_part() {
         image(),
         with_pdf(),
         with_wav(),
-        image().with_is_error(true),
+        image().into_error_result(),
         ToolResult::ok_with_parts(
             "a screenshot, a report and a recording",
             vec![png(), pdf(), wav(), url_pdf],
@@ -317,7 +317,7 @@ fn round_trip_losses_are_the_documented_ones() {
     assert!(back.parts.is_empty());
 
     // An empty output beside parts reads back as the describe lines.
-    let bare = ToolResult::ok_with_parts("", vec![png()]);
+    let bare = ToolResult::ok("").with_parts([png()]);
     let back = round_trip(&bare);
     assert_eq!(back.output, "image (image/png, 82 bytes)");
     assert_eq!(back.parts, bare.parts);
@@ -330,7 +330,7 @@ fn round_trip_losses_are_the_documented_ones() {
 
     // An image held by URL reads back as a file part by URL.
     let link = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
-    let back = round_trip(&ToolResult::ok_with_parts("a chart", vec![link]));
+    let back = round_trip(&ToolResult::ok("a chart").with_parts([link]));
     assert_eq!(back.parts[0].kind(), PartKind::File);
     assert_eq!(back.parts[0].url(), Some("https://example.com/a.png"));
     assert_eq!(back.parts[0].mime_type(), Some("image/png"));

@@ -67,7 +67,7 @@ fn image_moves_into_a_user_message() {
 #[test]
 fn image_by_url_keeps_the_url() {
     let part = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
-    let result = ToolResult::ok_with_parts("a chart", vec![part]);
+    let result = ToolResult::ok("a chart").with_parts([part]);
     assert_eq!(
         turn(&result, PartPolicy::Strict)[1]["content"][1],
         json!({"type": "image_url", "image_url": {"url": "https://example.com/a.png"}})
@@ -81,7 +81,7 @@ fn pdf_is_a_file_item() {
         json!({"type": "file", "file": {"filename": "q3.pdf", "file_data": "data:application/pdf;base64,JVBERg=="}})
     );
     let unnamed = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf").unwrap();
-    let result = ToolResult::ok_with_parts("a report", vec![unnamed]);
+    let result = ToolResult::ok("a report").with_parts([unnamed]);
     assert_eq!(
         turn(&result, PartPolicy::Strict)[1]["content"][1]["file"]["filename"],
         "file.pdf"
@@ -95,7 +95,7 @@ fn wav_and_mp3_are_input_audio() {
         json!({"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}})
     );
     let mp3 = ContentPart::from_bytes(b"ID3".to_vec(), "audio/mpeg").unwrap();
-    let result = ToolResult::ok_with_parts("a song", vec![mp3]);
+    let result = ToolResult::ok("a song").with_parts([mp3]);
     assert_eq!(
         turn(&result, PartPolicy::Strict)[1]["content"][1],
         json!({"type": "input_audio", "input_audio": {"data": "SUQz", "format": "mp3"}})

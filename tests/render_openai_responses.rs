@@ -49,7 +49,7 @@ fn pdf_is_an_input_file() {
         json!({"type": "input_file", "filename": "q3.pdf", "file_data": "data:application/pdf;base64,JVBERg=="})
     );
     let url = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf")).unwrap();
-    let result = ToolResult::ok_with_parts("the report", vec![url]);
+    let result = ToolResult::ok("the report").with_parts([url]);
     assert_eq!(
         render(&result, PartPolicy::Strict)["output"][1],
         json!({"type": "input_file", "file_url": "https://example.com/q3.pdf"})
@@ -79,7 +79,7 @@ fn text_parts_are_input_text_in_order() {
 #[test]
 fn unsupported_parts_fail_in_strict_mode() {
     let svg = ContentPart::from_bytes(b"<svg/>".to_vec(), "image/svg+xml").unwrap();
-    let result = ToolResult::ok_with_parts("a logo", vec![svg]);
+    let result = ToolResult::ok("a logo").with_parts([svg]);
     let err = openai_responses::render(CALL, &result, PartPolicy::Strict).unwrap_err();
     assert!(matches!(err, RenderError::UnsupportedPart { index: 0, .. }));
     assert_eq!(

@@ -19,7 +19,7 @@ fn cases() -> Vec<ToolResult> {
         image(),
         with_pdf(),
         with_wav(),
-        ToolResult::ok_with_parts("everything", vec![png(), pdf(), wav(), url_pdf]),
+        ToolResult::ok("everything").with_parts([png(), pdf(), wav(), url_pdf]),
     ]
 }
 
@@ -56,7 +56,7 @@ fn rmcp_json_is_the_rendered_json() {
 
 #[test]
 fn rmcp_blocks_are_the_expected_variants() {
-    let answer = CallToolResult::from(ToolResult::ok_with_parts("x", vec![png(), pdf()]));
+    let answer = CallToolResult::from(ToolResult::ok("x").with_parts([png(), pdf()]));
     assert_eq!(answer.is_error, Some(false));
     assert!(matches!(&answer.content[0], ContentBlock::Text(t) if t.text == "x"));
     assert!(

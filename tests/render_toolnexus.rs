@@ -29,7 +29,9 @@ fn toolnexus_round_trip_keeps_the_result() {
 
 #[test]
 fn the_wire_forms_agree() {
-    let result = ToolResult::ok_with_parts("two", vec![png(), pdf()]).with_meta("k", "v");
+    let result = ToolResult::ok("two")
+        .with_parts([png(), pdf()])
+        .with_meta("k", "v");
     let theirs = toolnexus::ToolResult::from(result.clone());
     assert_eq!(
         serde_json::to_string(&theirs).unwrap(),

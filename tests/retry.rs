@@ -294,7 +294,7 @@ fn a_suspended_call_is_waiting_for_an_answer_not_failing() {
         policy.decide(&lowered, 1),
         Decision::Stop(StopReason::Suspended)
     );
-    let flagged = pending.with_is_error(true);
+    let flagged = pending.into_error_result();
     assert_eq!(
         policy.decide(&flagged, 1),
         Decision::Stop(StopReason::Suspended)

@@ -51,7 +51,7 @@ fn structured_output_and_metadata() {
 
     // Value equality and a changed copy.
     assert_eq!(res, res.clone());
-    let as_error = res.clone().with_is_error(true);
+    let as_error = res.clone().into_error_result();
     assert!(as_error.is_error);
     assert_eq!(as_error.output, res.output);
     assert_ne!(as_error, res);

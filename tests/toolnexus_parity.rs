@@ -91,7 +91,7 @@ fn ok_and_error_results() {
 #[test]
 fn a_result_with_the_fixture_png() {
     let our_png = ours::ContentPart::from_path(PNG).unwrap();
-    let our = ours::ToolResult::ok_with_parts(our_png.describe(), vec![our_png]);
+    let our = ours::ToolResult::ok(our_png.describe()).with_parts([our_png]);
     let their = tn::ToolResult {
         parts: vec![tn::ContentPart::from_path(PNG).unwrap()],
         ..tn::ToolResult::ok("image (image/png, 82 bytes)")

@@ -12,7 +12,7 @@
 //! use toolresult::canonical::{ContentPart, Request, ToolResult};
 //!
 //! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-//! let shot = ToolResult::ok_with_parts(png.describe(), vec![png]);
+//! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! assert_eq!(shot.output, "image (image/png, 82 bytes)");
 //!
 //! let parked = ToolResult::pending(Request::input("Which environment?"));

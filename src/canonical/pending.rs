@@ -143,24 +143,6 @@ impl Request {
         self.expires_at = Some(expires_at.into()).filter(|e| !e.is_empty());
         self
     }
-
-    /// The request as a JSON value, built field by field (it cannot fail).
-    pub(crate) fn to_value(&self) -> Value {
-        let mut map = Map::new();
-        map.insert("id".into(), Value::String(self.id.clone()));
-        map.insert("kind".into(), Value::String(self.kind.clone()));
-        map.insert("prompt".into(), Value::String(self.prompt.clone()));
-        if let Some(url) = self.url.as_ref().filter(|u| !u.is_empty()) {
-            map.insert("url".into(), Value::String(url.clone()));
-        }
-        if let Some(data) = &self.data {
-            map.insert("data".into(), Value::Object(data.clone()));
-        }
-        if let Some(expires_at) = self.expires_at.as_ref().filter(|e| !e.is_empty()) {
-            map.insert("expiresAt".into(), Value::String(expires_at.clone()));
-        }
-        Value::Object(map)
-    }
 }
 
 /// The host's reply to a [`Request`], handed to the tool when it runs again.

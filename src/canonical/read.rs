@@ -43,7 +43,7 @@ pub fn read_with_limit(path: impl AsRef<Path>, limit: PartLimit) -> ToolResult {
                     part.mime_type().unwrap_or_default(),
                     part.byte_len()
                 );
-                ToolResult::ok_with_parts(output, vec![part])
+                ToolResult::ok(output).with_parts([part])
             }
             Err(err) => read_error(&err),
         };

@@ -99,25 +99,6 @@ impl ToolResult {
         }
     }
 
-    /// A success carrying parts, with `output` describing them.
-    ///
-    /// ```
-    /// use toolresult::canonical::{ContentPart, ToolResult};
-    /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-    /// let result = ToolResult::ok_with_parts(png.describe(), vec![png]);
-    /// assert_eq!(result.output, "image (image/png, 82 bytes)");
-    /// assert_eq!(result.parts.len(), 1);
-    /// # Ok::<(), toolresult::canonical::PartError>(())
-    /// ```
-    #[must_use]
-    pub fn ok_with_parts(output: impl Into<String>, parts: Vec<ContentPart>) -> Self {
-        Self {
-            output: output.into(),
-            parts,
-            ..Self::default()
-        }
-    }
-
     /// A suspension: the call cannot finish until `request` is answered.
     ///
     /// `isError` is true (a parked call has no answer yet), `output` is the
@@ -143,7 +124,9 @@ impl ToolResult {
             output.push_str(url);
         }
         let mut metadata = Map::new();
-        metadata.insert(PENDING_KEY.to_owned(), request.to_value());
+        // `Request`'s derived `Serialize` (strings and a JSON map) cannot fail.
+        let request = serde_json::to_value(&request).unwrap_or(Value::Null);
+        metadata.insert(PENDING_KEY.to_owned(), request);
         Self {
             output,
             is_error: true,
@@ -192,29 +175,6 @@ impl ToolResult {
         self
     }
 
-    /// The same result with `is_error` set.
-    ///
-    /// ```
-    /// use toolresult::canonical::ToolResult;
-    /// let res = ToolResult::ok("#1 Getting started");
-    /// let as_error = res.clone().with_is_error(true);
-    /// assert!(as_error.is_error);
-    /// assert_eq!(as_error.output, res.output);
-    /// assert_ne!(as_error, res);
-    /// ```
-    #[must_use]
-    pub fn with_is_error(mut self, is_error: bool) -> Self {
-        self.is_error = is_error;
-        self
-    }
-
-    /// The same result with its metadata replaced.
-    #[must_use]
-    pub fn with_metadata(mut self, metadata: Map<String, Value>) -> Self {
-        self.metadata = Some(metadata);
-        self
-    }
-
     /// The same result with one metadata entry set.
     ///
     /// ```
@@ -246,18 +206,6 @@ impl ToolResult {
                 .iter()
                 .map(ContentPart::estimated_tokens)
                 .sum::<usize>()
-    }
-}
-
-impl From<String> for ToolResult {
-    fn from(output: String) -> Self {
-        Self::ok(output)
-    }
-}
-
-impl From<&str> for ToolResult {
-    fn from(output: &str) -> Self {
-        Self::ok(output)
     }
 }
 

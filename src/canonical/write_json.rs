@@ -26,7 +26,7 @@ impl ToolResult {
     /// use toolresult::canonical::{ContentPart, ToolResult};
     ///
     /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-    /// let shot = ToolResult::ok_with_parts(png.describe(), vec![png]);
+    /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
     /// let mut transcript = Vec::new();
     /// shot.write_json(&mut transcript)?;
     /// assert_eq!(transcript, serde_json::to_vec(&shot)?);

@@ -13,11 +13,11 @@
 //! ```
 //! use std::time::Duration;
 //! use backon::BlockingRetryable;
-//! use toolresult::retry::{Backoff, RetryPolicy, ToolSafety, backon as hooks};
+//! use toolresult::retry::{Backoff, RetryPolicy, backon as hooks};
+//! use toolresult::tool::ToolSafety;
 //! use toolresult::{Failure, ToolError};
 //!
 //! let policy = RetryPolicy::new()
-//!     .safety(ToolSafety::read_only())
 //!     .backoff(Backoff::constant(Duration::from_millis(1)));
 //! let mut calls = 0;
 //! let fetch = || -> Result<&'static str, Failure> {
@@ -31,7 +31,7 @@
 //! let fetched = fetch
 //!     .retry(hooks::backoff(&policy))
 //!     .sleep(|_| {}) // backon's `std-blocking-sleep` feature gives std::thread::sleep
-//!     .when(hooks::when(&policy))
+//!     .when(hooks::when(&policy, ToolSafety::ReadOnly))
 //!     .notify(hooks::notify(&policy))
 //!     .call();
 //! assert_eq!(fetched.unwrap(), "fetched");
@@ -40,6 +40,7 @@
 use std::time::Duration;
 
 use super::{RetryEvent, RetryInput, RetryPolicy};
+use crate::tool::ToolSafety;
 
 /// The policy's delays as a backon backoff: the jittered backoff after each
 /// failed attempt, ending when the attempt limit is reached. Pass it to
@@ -71,14 +72,17 @@ impl Iterator for PolicyBackoff {
 }
 
 /// The `.when(...)` hook: whether an error may be retried at all by its
-/// classification, cancellation and the tool's safety (the attempt limit
-/// is the backoff's).
-pub fn when<X>(policy: &RetryPolicy) -> impl FnMut(&X) -> bool + Send + Sync + 'static
+/// classification, cancellation and the safety of the tool called (the
+/// attempt limit is the backoff's).
+pub fn when<X>(
+    policy: &RetryPolicy,
+    safety: ToolSafety,
+) -> impl FnMut(&X) -> bool + Send + Sync + 'static
 where
     X: RetryInput + ?Sized,
 {
     let policy = policy.clone();
-    move |error: &X| policy.retryable(error).is_ok()
+    move |error: &X| policy.retryable(safety, error).is_ok()
 }
 
 /// The `.adjust(...)` hook: the backoff's delay combined with the error's

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::{Decision, RetryInput, RetryPolicy, StopReason};
+use crate::tool::ToolSafety;
 
 /// The final outcome of a run, with how many calls it took and why it stopped.
 #[derive(Debug)]
@@ -25,24 +26,25 @@ impl<R> RunOutcome<R> {
 }
 
 impl RetryPolicy {
-    /// Calls `call` until the policy stops, sleeping the decided delay on
+    /// Calls `call` (a call of a tool whose safety is `safety`) until the
+    /// policy stops, sleeping the decided delay on
     /// the current thread (`std::thread::sleep`) between calls. `R` is
     /// anything a decision reads: a typed [`ToolResult`](crate::ToolResult),
     /// a `Result<T, Failure<E>>`, a [`Lowered`](crate::Lowered)...
     ///
     /// ```
     /// use std::time::Duration;
-    /// use toolresult::retry::{Backoff, RetryPolicy, StopReason, ToolSafety};
+    /// use toolresult::retry::{Backoff, RetryPolicy, StopReason};
+    /// use toolresult::tool::ToolSafety;
     /// use toolresult::{Failure, IntoToolResult, ToolError, ToolResult};
     ///
     /// let policy = RetryPolicy::new()
-    ///     .safety(ToolSafety::idempotent())
     ///     .backoff(Backoff::constant(Duration::from_millis(1)));
     /// let mut calls = 0;
-    /// let run = policy.run(|| {
+    /// let run = policy.run(ToolSafety::ReadOnly, || {
     ///     calls += 1;
     ///     if calls < 2 {
-    ///         ToolResult::<&str>::failure(Failure::new(ToolError::new("busy")).transient()).lower()
+    ///         ToolResult::<&str>::fail(Failure::new(ToolError::new("busy")).transient()).lower()
     ///     } else {
     ///         ToolResult::<&str>::ok("done").lower()
     ///     }
@@ -51,12 +53,12 @@ impl RetryPolicy {
     /// assert_eq!(run.stop, StopReason::Succeeded);
     /// assert_eq!(run.outcome.result.output, "done");
     /// ```
-    pub fn run<R, F>(&self, call: F) -> RunOutcome<R>
+    pub fn run<R, F>(&self, safety: ToolSafety, call: F) -> RunOutcome<R>
     where
         R: RetryInput,
         F: FnMut() -> R,
     {
-        self.run_with_sleeper(std::thread::sleep, call)
+        self.run_with_sleeper(safety, std::thread::sleep, call)
     }
 
     /// [`run`](Self::run) with `sleep` in place of `std::thread::sleep`: a
@@ -64,20 +66,25 @@ impl RetryPolicy {
     ///
     /// ```
     /// use std::time::Duration;
-    /// use toolresult::retry::{Backoff, RetryPolicy, ToolSafety};
+    /// use toolresult::retry::{Backoff, RetryPolicy};
+    /// use toolresult::tool::ToolSafety;
     /// use toolresult::{Failure, ToolError, ToolResult};
     ///
     /// let policy = RetryPolicy::new()
-    ///     .safety(ToolSafety::read_only())
     ///     .backoff(Backoff::constant(Duration::from_secs(30)));
     /// let mut slept = Vec::new();
-    /// let run = policy.run_with_sleeper(|d| slept.push(d), || {
-    ///     ToolResult::<u8>::failure(Failure::new(ToolError::new("busy")).transient())
+    /// let run = policy.run_with_sleeper(ToolSafety::ReadOnly, |d| slept.push(d), || {
+    ///     ToolResult::<u8>::fail(Failure::new(ToolError::new("busy")).transient())
     /// });
     /// assert_eq!(run.attempts, 3);
     /// assert_eq!(slept, [Duration::from_secs(30), Duration::from_secs(30)]);
     /// ```
-    pub fn run_with_sleeper<R, F, S>(&self, mut sleep: S, mut call: F) -> RunOutcome<R>
+    pub fn run_with_sleeper<R, F, S>(
+        &self,
+        safety: ToolSafety,
+        mut sleep: S,
+        mut call: F,
+    ) -> RunOutcome<R>
     where
         R: RetryInput,
         F: FnMut() -> R,
@@ -87,7 +94,7 @@ impl RetryPolicy {
         loop {
             let outcome = call();
             attempts = attempts.saturating_add(1);
-            match self.decide_and_notify(&outcome, attempts) {
+            match self.decide_and_notify(safety, &outcome, attempts) {
                 Decision::Retry(delay) => {
                     drop(outcome);
                     sleep(delay);

@@ -5,13 +5,14 @@
 /// retry the call, whatever its transient hint says: a cancelled call is over.
 ///
 /// ```
-/// use toolresult::retry::{Cancelled, Decision, RetryPolicy, StopReason, ToolSafety};
+/// use toolresult::retry::{Cancelled, Decision, RetryPolicy, StopReason};
+/// use toolresult::tool::ToolSafety;
 /// use toolresult::{Failure, ToolError};
 ///
-/// let policy = RetryPolicy::new().safety(ToolSafety::idempotent());
+/// let policy = RetryPolicy::new();
 /// // Even a failure marked transient is not retried once it was cancelled.
 /// let failure = Failure::new(ToolError::new("cancelled")).with_source(Cancelled).transient();
-/// assert_eq!(policy.decide(&failure, 1), Decision::Stop(StopReason::Cancelled));
+/// assert_eq!(policy.decide(ToolSafety::ReadOnly, &failure, 1), Decision::Stop(StopReason::Cancelled));
 /// assert_eq!(Cancelled.to_string(), "the tool call was cancelled");
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, thiserror::Error)]

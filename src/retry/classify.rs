@@ -1,32 +1,4 @@
 //! Classification: is a failure worth another attempt?
-//!
-//! The order, first match wins:
-//!
-//! 1. a [`Cancelled`] anywhere in the source chain: never
-//!    retried, whatever the hint says;
-//! 2. the explicit transient hint: `Some(true)` transient, `Some(false)`
-//!    permanent;
-//! 3. with no hint, the source chain is walked outermost first; at each error,
-//!    the classifiers registered on the policy for its type
-//!    ([`RetryPolicy::classify`](super::RetryPolicy::classify)), then the
-//!    `std::io::ErrorKind` table below; an error neither speaks for is
-//!    passed over;
-//! 4. nothing matched: [`Classification::Unknown`], which the policy treats as
-//!    permanent unless
-//!    [`unknown_is_transient`](super::RetryPolicy::unknown_is_transient) is set.
-//!
-//! | `std::io::ErrorKind` | classification |
-//! |---|---|
-//! | `TimedOut`, `ConnectionReset`, `ConnectionAborted`, `ConnectionRefused`, `Interrupted`, `WouldBlock`, `BrokenPipe`, `NotConnected` | transient |
-//! | `InvalidData`, `InvalidInput`, `NotFound`, `PermissionDenied`, `Unsupported` | permanent |
-//! | any other kind | no opinion: the walk goes on |
-//!
-//! The chain is the one `anyhow::Error::chain()` yields (each error, then its
-//! `source()`), with one addition: a custom `std::io::Error` (one made with
-//! `io::Error::new` or `io::Error::other`) is followed by the error it wraps,
-//! which its own `source()` skips. The walk stops after
-//! [`MAX_CHAIN_DEPTH`] errors. Only types and kinds are read, never an
-//! error's text.
 
 use std::error::Error as StdError;
 use std::io::ErrorKind;
@@ -37,16 +9,46 @@ use super::Cancelled;
 /// The most errors of one source chain that classification looks at.
 pub const MAX_CHAIN_DEPTH: usize = 64;
 
-/// Whether a failure is worth another attempt.
+/// Whether a failure is worth another attempt, as
+/// [`RetryPolicy::classification`](super::RetryPolicy::classification) tells.
+///
+/// The order, first match wins:
+///
+/// 1. a [`Cancelled`] anywhere in the source chain: never
+///    retried, whatever the hint says;
+/// 2. the explicit transient hint: `Some(true)` transient, `Some(false)`
+///    permanent;
+/// 3. with no hint, the source chain is walked outermost first; at each error,
+///    the classifiers registered on the policy for its type
+///    ([`RetryPolicy::classify`](super::RetryPolicy::classify)), then the
+///    `std::io::ErrorKind` table below; an error neither speaks for is
+///    passed over;
+/// 4. nothing matched: [`Classification::Unknown`], which the policy treats as
+///    permanent unless
+///    [`unknown_is_transient`](super::RetryPolicy::unknown_is_transient) is set.
+///
+/// | `std::io::ErrorKind` | classification |
+/// |---|---|
+/// | `TimedOut`, `ConnectionReset`, `ConnectionAborted`, `ConnectionRefused`, `Interrupted`, `WouldBlock`, `BrokenPipe`, `NotConnected` | transient |
+/// | `InvalidData`, `InvalidInput`, `NotFound`, `PermissionDenied`, `Unsupported` | permanent |
+/// | any other kind | no opinion: the walk goes on |
+///
+/// The chain is the one `anyhow::Error::chain()` yields (each error, then its
+/// `source()`), with one addition: a custom `std::io::Error` (one made with
+/// `io::Error::new` or `io::Error::other`) is followed by the error it wraps,
+/// which its own `source()` skips. The walk stops after
+/// [`MAX_CHAIN_DEPTH`] errors. Only types and kinds are read, never an
+/// error's text.
 ///
 /// ```
-/// use toolresult::retry::{Classification, classify_error};
+/// use toolresult::retry::{Classification, RetryPolicy};
 ///
-/// let timeout = std::io::Error::from(std::io::ErrorKind::TimedOut);
-/// assert_eq!(classify_error(&timeout), Classification::Transient);
-/// let bad = std::io::Error::from(std::io::ErrorKind::InvalidData);
-/// assert_eq!(classify_error(&bad), Classification::Permanent);
-/// assert_eq!(classify_error(&std::fmt::Error), Classification::Unknown);
+/// let policy = RetryPolicy::new();
+/// let timeout = anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::TimedOut));
+/// assert_eq!(policy.classification(&timeout), Classification::Transient);
+/// let bad = anyhow::Error::new(std::io::Error::from(std::io::ErrorKind::InvalidData));
+/// assert_eq!(policy.classification(&bad), Classification::Permanent);
+/// assert_eq!(policy.classification(&anyhow::Error::new(std::fmt::Error)), Classification::Unknown);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -72,17 +74,8 @@ impl Classification {
 }
 
 /// The classification the heuristic table gives an I/O error kind, if any.
-///
-/// ```
-/// use std::io::ErrorKind;
-/// use toolresult::retry::{Classification, classify_io_kind};
-///
-/// assert_eq!(classify_io_kind(ErrorKind::ConnectionReset), Some(Classification::Transient));
-/// assert_eq!(classify_io_kind(ErrorKind::NotFound), Some(Classification::Permanent));
-/// assert_eq!(classify_io_kind(ErrorKind::Other), None);
-/// ```
 #[must_use]
-pub fn classify_io_kind(kind: ErrorKind) -> Option<Classification> {
+pub(crate) fn classify_io_kind(kind: ErrorKind) -> Option<Classification> {
     match kind {
         ErrorKind::TimedOut
         | ErrorKind::ConnectionReset
@@ -101,29 +94,9 @@ pub fn classify_io_kind(kind: ErrorKind) -> Option<Classification> {
     }
 }
 
-/// Classifies an error by the built-in heuristics alone (no hint, no user
-/// classifiers): a [`Cancelled`] in the chain is permanent, then the first
-/// I/O error kind in the table decides, else [`Classification::Unknown`].
-#[must_use]
-pub fn classify_error(error: &(dyn StdError + 'static)) -> Classification {
-    if is_cancelled(error) {
-        return Classification::Permanent;
-    }
-    classify_chain(error, &[])
-}
-
 /// Whether a [`Cancelled`] is anywhere in `error`'s source chain.
-///
-/// ```
-/// use toolresult::retry::{Cancelled, is_cancelled};
-///
-/// let wrapped = anyhow::Error::new(Cancelled).context("while fetching");
-/// assert!(is_cancelled(wrapped.as_ref()));
-/// let in_io = std::io::Error::other(Cancelled);
-/// assert!(is_cancelled(&in_io));
-/// ```
 #[must_use]
-pub fn is_cancelled(error: &(dyn StdError + 'static)) -> bool {
+pub(crate) fn is_cancelled(error: &(dyn StdError + 'static)) -> bool {
     chain(error).any(|e| e.is::<Cancelled>())
 }
 

@@ -9,19 +9,21 @@ use super::Classification;
 ///
 /// ```
 /// use std::sync::{Arc, Mutex};
-/// use toolresult::retry::{Backoff, RetryPolicy, ToolSafety};
+/// use toolresult::retry::{Backoff, RetryPolicy};
+/// use toolresult::tool::ToolSafety;
 /// use toolresult::{Failure, ToolError, ToolResult};
 ///
 /// let seen = Arc::new(Mutex::new(Vec::new()));
 /// let log = Arc::clone(&seen);
 /// let policy = RetryPolicy::new()
-///     .safety(ToolSafety::read_only())
 ///     .backoff(Backoff::none())
 ///     .on_retry(move |event| log.lock().unwrap().push((event.attempt, event.error_type)));
 ///
 /// let timeout = std::io::Error::from(std::io::ErrorKind::TimedOut);
-/// let run = policy.run(|| -> ToolResult<u8> {
-///     Failure::new(ToolError::new("timed out")).with_source(std::io::Error::from(timeout.kind())).into()
+/// let run = policy.run(ToolSafety::ReadOnly, || {
+///     ToolResult::<u8>::fail(
+///         Failure::new(ToolError::new("timed out")).with_source(std::io::Error::from(timeout.kind())),
+///     )
 /// });
 /// assert_eq!(run.attempts, 3);
 /// let seen = seen.lock().unwrap();

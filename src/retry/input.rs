@@ -4,14 +4,13 @@ use std::error::Error as StdError;
 use std::time::Duration;
 
 use crate::canonical;
-use crate::{Diagnostics, Failure, Lowered, ToolResult};
+use crate::{Failure, Lowered, ToolResult};
 
 /// The Rust channel of an outcome, as a retry decision reads it: whether it
 /// failed, the transient hint, the retry-after and the source error.
 ///
 /// Implemented for a typed result before lowering ([`ToolResult`],
-/// [`Failure`], `Result<T, Failure<E>>`), for a lowered one ([`Lowered`],
-/// [`Diagnostics`], `(&canonical::ToolResult, &Diagnostics)`), for a bare
+/// [`Failure`], `Result<T, Failure<E>>`), for a lowered one ([`Lowered`]), for a bare
 /// [`canonical::ToolResult`] (its `isError`, nothing else known), and for the
 /// error types engines carry (`anyhow::Error`, `Box<dyn Error + Send + Sync>`).
 /// Implement it for your own outcome type to use it with any engine here.
@@ -20,7 +19,7 @@ use crate::{Diagnostics, Failure, Lowered, ToolResult};
 /// use toolresult::retry::RetryInput;
 /// use toolresult::{Failure, IntoToolResult, ToolError, ToolResult};
 ///
-/// let typed: ToolResult<u8> = Failure::new(ToolError::new("busy")).transient().into();
+/// let typed = ToolResult::<u8>::fail(Failure::new(ToolError::new("busy")).transient());
 /// assert!(typed.is_failure());
 /// assert_eq!(RetryInput::is_transient(&typed), Some(true));
 /// let lowered = typed.lower();
@@ -76,34 +75,39 @@ impl<E> RetryInput for Failure<E> {
         true
     }
     fn is_transient(&self) -> Option<bool> {
-        Failure::is_transient(self)
+        self.diagnostics().is_transient()
     }
     fn retry_after(&self) -> Option<Duration> {
-        Failure::retry_after(self)
+        self.diagnostics().retry_after()
     }
     fn error_source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.source().map(AsRef::as_ref)
+        self.diagnostics().source().map(AsRef::as_ref)
     }
     fn source_type_name(&self) -> Option<&'static str> {
-        Failure::source_type_name(self)
+        self.diagnostics().source_type_name()
     }
 }
 
+/// A success is not retried, a suspension never; a failure reads as its
+/// [`Failure`].
 impl<T, E> RetryInput for ToolResult<T, E> {
     fn is_failure(&self) -> bool {
-        !self.is_success()
+        self.value().is_none()
+    }
+    fn is_suspended(&self) -> bool {
+        self.pending_request().is_some()
     }
     fn is_transient(&self) -> Option<bool> {
-        ToolResult::is_transient(self)
+        self.failure()?.is_transient()
     }
     fn retry_after(&self) -> Option<Duration> {
-        ToolResult::retry_after(self)
+        RetryInput::retry_after(self.failure()?)
     }
     fn error_source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.source().map(AsRef::as_ref)
+        self.failure()?.error_source()
     }
     fn source_type_name(&self) -> Option<&'static str> {
-        self.as_failure().and_then(Failure::source_type_name)
+        self.failure()?.source_type_name()
     }
 }
 
@@ -129,50 +133,11 @@ impl<T, X: RetryInput> RetryInput for Result<T, X> {
     }
 }
 
-impl RetryInput for Diagnostics {
-    fn is_failure(&self) -> bool {
-        Diagnostics::is_failure(self)
-    }
-    fn is_transient(&self) -> Option<bool> {
-        Diagnostics::is_transient(self)
-    }
-    fn retry_after(&self) -> Option<Duration> {
-        Diagnostics::retry_after(self)
-    }
-    fn error_source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.source().map(AsRef::as_ref)
-    }
-    fn source_type_name(&self) -> Option<&'static str> {
-        Diagnostics::source_type_name(self)
-    }
-}
-
-/// A lowered pair: failed if either half says so; suspended if the result
-/// holds a pending request.
-impl RetryInput for (&canonical::ToolResult, &Diagnostics) {
-    fn is_failure(&self) -> bool {
-        self.0.is_error || self.1.is_failure()
-    }
-    fn is_suspended(&self) -> bool {
-        self.0.is_pending()
-    }
-    fn is_transient(&self) -> Option<bool> {
-        self.1.is_transient()
-    }
-    fn retry_after(&self) -> Option<Duration> {
-        self.1.retry_after()
-    }
-    fn error_source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.1.error_source()
-    }
-    fn source_type_name(&self) -> Option<&'static str> {
-        self.1.source_type_name()
-    }
-}
-
+/// A lowered result: failed when `isError`; suspended when it holds a
+/// pending request; the rest read from its diagnostics.
 impl RetryInput for Lowered {
     fn is_failure(&self) -> bool {
-        (&self.result, &self.diagnostics).is_failure()
+        self.result.is_error
     }
     fn is_suspended(&self) -> bool {
         self.result.is_pending()
@@ -184,7 +149,7 @@ impl RetryInput for Lowered {
         self.diagnostics.retry_after()
     }
     fn error_source(&self) -> Option<&(dyn StdError + 'static)> {
-        self.diagnostics.error_source()
+        self.diagnostics.source().map(AsRef::as_ref)
     }
     fn source_type_name(&self) -> Option<&'static str> {
         self.diagnostics.source_type_name()

@@ -16,20 +16,20 @@
 //!
 //! ```
 //! use std::time::Duration;
-//! use toolresult::retry::{Backoff, RetryPolicy, StopReason, ToolSafety};
+//! use toolresult::retry::{Backoff, RetryPolicy, StopReason};
+//! use toolresult::tool::ToolSafety;
 //! use toolresult::{Failure, ToolError, ToolResult};
 //!
 //! let policy = RetryPolicy::new()
-//!     .safety(ToolSafety::read_only())
 //!     .max_attempts(4)
 //!     .backoff(Backoff::constant(Duration::from_millis(1)));
 //!
 //! let mut calls = 0;
-//! let run = policy.run(|| -> ToolResult<&str> {
+//! let run = policy.run(ToolSafety::ReadOnly, || -> ToolResult<&str> {
 //!     calls += 1;
 //!     if calls < 3 {
 //!         let reset = std::io::Error::from(std::io::ErrorKind::ConnectionReset);
-//!         Failure::new(ToolError::new("the connection dropped")).with_source(reset).into()
+//!         ToolResult::fail(Failure::new(ToolError::new("the connection dropped")).with_source(reset))
 //!     } else {
 //!         ToolResult::ok("fetched")
 //!     }
@@ -44,21 +44,19 @@ mod backoff;
 pub mod backon;
 mod blocking;
 mod cancel;
-pub mod classify;
+mod classify;
 mod decision;
 mod event;
 mod input;
 mod policy;
-mod safety;
 #[cfg(feature = "tower")]
 pub mod tower;
 
 pub use backoff::{Backoff, BackoffError};
 pub use blocking::RunOutcome;
 pub use cancel::Cancelled;
-pub use classify::{Classification, classify_error, classify_io_kind, is_cancelled};
+pub use classify::Classification;
 pub use decision::{Decision, StopReason};
 pub use event::RetryEvent;
 pub use input::RetryInput;
 pub use policy::RetryPolicy;
-pub use safety::ToolSafety;

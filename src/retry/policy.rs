@@ -7,7 +7,8 @@ use std::time::Duration;
 
 use super::backoff::jitter_unit;
 use super::classify::{ErasedClassifier, classify_chain, erase, is_cancelled};
-use super::{Backoff, Classification, Decision, RetryEvent, RetryInput, StopReason, ToolSafety};
+use super::{Backoff, Classification, Decision, RetryEvent, RetryInput, StopReason};
+use crate::tool::ToolSafety;
 
 /// The observer of retries.
 type OnRetry = Arc<dyn Fn(&RetryEvent) + Send + Sync>;
@@ -20,10 +21,12 @@ type OnRetry = Arc<dyn Fn(&RetryEvent) + Send + Sync>;
 /// - it classifies as transient ([`classify`](super::classify) has the
 ///   order), or as unknown with
 ///   [`unknown_is_transient`](Self::unknown_is_transient) set;
-/// - the tool is idempotent or read-only ([`ToolSafety`]), or
-///   [`retry_non_idempotent`](Self::retry_non_idempotent) is set. **The
-///   default safety promises nothing, so a default policy retries nothing**:
-///   say what the tool is;
+/// - the tool's [`ToolSafety`], given with each decision, allows a repeat
+///   call (the tool is idempotent), or
+///   [`retry_non_idempotent`](Self::retry_non_idempotent) is set. **A tool
+///   that says nothing promises nothing, and is not retried**: declare what
+///   it does where it is defined
+///   ([`FunctionTool::with_safety`](crate::tool::FunctionTool::with_safety));
 /// - fewer than [`max_attempts`](Self::max_attempts) calls were made (default 3,
 ///   counting the first);
 /// - its retry-after, if any, is no longer than
@@ -45,22 +48,22 @@ type OnRetry = Arc<dyn Fn(&RetryEvent) + Send + Sync>;
 ///
 /// ```
 /// use std::time::Duration;
-/// use toolresult::retry::{Backoff, Decision, RetryPolicy, StopReason, ToolSafety};
+/// use toolresult::retry::{Backoff, Decision, RetryPolicy, StopReason};
+/// use toolresult::tool::ToolSafety;
 /// use toolresult::{Failure, IntoToolResult, ToolError};
 ///
 /// let policy = RetryPolicy::new()
-///     .safety(ToolSafety::read_only())
 ///     .max_attempts(3)
 ///     .backoff(Backoff::exponential(Duration::from_millis(100), 2.0, Duration::from_secs(5))?);
 ///
 /// let busy = Failure::new(ToolError::new("the service is busy")).transient();
-/// assert_eq!(policy.decide(&busy, 1), Decision::Retry(Duration::from_millis(100)));
-/// assert_eq!(policy.decide(&busy, 2), Decision::Retry(Duration::from_millis(200)));
-/// assert_eq!(policy.decide(&busy, 3), Decision::Stop(StopReason::AttemptsExhausted { attempts: 3 }));
+/// assert_eq!(policy.decide(ToolSafety::ReadOnly, &busy, 1), Decision::Retry(Duration::from_millis(100)));
+/// assert_eq!(policy.decide(ToolSafety::ReadOnly, &busy, 2), Decision::Retry(Duration::from_millis(200)));
+/// assert_eq!(policy.decide(ToolSafety::ReadOnly, &busy, 3), Decision::Stop(StopReason::AttemptsExhausted { attempts: 3 }));
 ///
 /// // The same decision on the lowered result.
-/// let lowered = toolresult::ToolResult::<u8>::failure(busy).lower();
-/// assert_eq!(policy.decide(&lowered, 1), Decision::Retry(Duration::from_millis(100)));
+/// let lowered = toolresult::ToolResult::<u8>::fail(busy).lower();
+/// assert_eq!(policy.decide(ToolSafety::ReadOnly, &lowered, 1), Decision::Retry(Duration::from_millis(100)));
 /// # Ok::<(), toolresult::retry::BackoffError>(())
 /// ```
 #[derive(Clone)]
@@ -71,7 +74,6 @@ pub struct RetryPolicy {
     seed: Option<u64>,
     max_retry_after: Option<Duration>,
     unknown_is_transient: bool,
-    safety: ToolSafety,
     retry_non_idempotent: bool,
     classifiers: Vec<ErasedClassifier>,
     on_retry: Option<OnRetry>,
@@ -85,9 +87,8 @@ impl Default for RetryPolicy {
 
 impl RetryPolicy {
     /// The default policy: 3 attempts, the default [`Backoff`], unknown
-    /// failures not retried, a 60 s longest retry-after, and a tool that
-    /// promises nothing (so nothing is retried until you set its
-    /// [`safety`](Self::safety) or opt in).
+    /// failures not retried, a 60 s longest retry-after, and tools that are
+    /// not idempotent never retried.
     pub fn new() -> Self {
         Self {
             max_attempts: 3,
@@ -95,7 +96,6 @@ impl RetryPolicy {
             seed: None,
             max_retry_after: Some(Duration::from_secs(60)),
             unknown_is_transient: false,
-            safety: ToolSafety::unknown(),
             retry_non_idempotent: false,
             classifiers: Vec::new(),
             on_retry: None,
@@ -136,12 +136,6 @@ impl RetryPolicy {
         self
     }
 
-    /// What the tool promises about repeat calls.
-    pub fn safety(mut self, safety: ToolSafety) -> Self {
-        self.safety = safety;
-        self
-    }
-
     /// Retries a tool that is neither idempotent nor read-only (default
     /// `false`): the caller takes on the repeat side effects.
     pub fn retry_non_idempotent(mut self, retry: bool) -> Self {
@@ -156,7 +150,8 @@ impl RetryPolicy {
     /// registered.
     ///
     /// ```
-    /// use toolresult::retry::{Classification, Decision, RetryPolicy, ToolSafety};
+    /// use toolresult::retry::{Classification, Decision, RetryPolicy};
+    /// use toolresult::tool::ToolSafety;
     /// use toolresult::{Failure, ToolError};
     ///
     /// #[derive(Debug, thiserror::Error)]
@@ -164,15 +159,14 @@ impl RetryPolicy {
     /// struct HttpError { status: u16 }
     ///
     /// let policy = RetryPolicy::new()
-    ///     .safety(ToolSafety::idempotent())
     ///     .classify::<HttpError, _, _>(|e| match e.status {
     ///         408 | 429 | 500..=599 => Classification::Transient,
     ///         _ => Classification::Permanent,
     ///     });
     /// let unavailable = Failure::new(ToolError::new("try later")).with_source(HttpError { status: 503 });
-    /// assert!(policy.decide(&unavailable, 1).is_retry());
+    /// assert!(policy.decide(ToolSafety::ReadOnly, &unavailable, 1).is_retry());
     /// let missing = Failure::new(ToolError::new("no such page")).with_source(HttpError { status: 404 });
-    /// assert!(!policy.decide(&missing, 1).is_retry());
+    /// assert!(!policy.decide(ToolSafety::ReadOnly, &missing, 1).is_retry());
     /// ```
     pub fn classify<X, F, R>(mut self, classifier: F) -> Self
     where
@@ -207,12 +201,6 @@ impl RetryPolicy {
         &self.backoff
     }
 
-    /// What the tool promises about repeat calls.
-    #[must_use]
-    pub fn tool_safety(&self) -> ToolSafety {
-        self.safety
-    }
-
     /// How `input` classifies: cancelled is permanent, then the hint, then
     /// the classifiers and heuristics over the source chain. A success
     /// classifies as unknown (there is nothing to classify).
@@ -233,17 +221,27 @@ impl RetryPolicy {
     }
 
     /// What to do after attempt number `attempt` (1-based: 1 after the first
-    /// call; 0 reads as 1) ended in `input`. Pure: nothing is slept, called
-    /// or recorded.
-    pub fn decide<I: RetryInput + ?Sized>(&self, input: &I, attempt: u32) -> Decision {
-        self.assess(input, attempt).0
+    /// call; 0 reads as 1) of a tool whose safety is `safety` ended in
+    /// `input`. Pure: nothing is slept, called or recorded.
+    pub fn decide<I: RetryInput + ?Sized>(
+        &self,
+        safety: ToolSafety,
+        input: &I,
+        attempt: u32,
+    ) -> Decision {
+        self.assess(safety, input, attempt).0
     }
 
     /// [`decide`](Self::decide), and when it says retry, tells the `on_retry`
     /// callback (and `tracing`, with the `tracing` feature) — the call engines
     /// make between attempts.
-    pub fn decide_and_notify<I: RetryInput + ?Sized>(&self, input: &I, attempt: u32) -> Decision {
-        let (decision, classification) = self.assess(input, attempt);
+    pub fn decide_and_notify<I: RetryInput + ?Sized>(
+        &self,
+        safety: ToolSafety,
+        input: &I,
+        attempt: u32,
+    ) -> Decision {
+        let (decision, classification) = self.assess(safety, input, attempt);
         match decision {
             Decision::Retry(delay) => {
                 let event = RetryEvent {
@@ -278,6 +276,7 @@ impl RetryPolicy {
     /// `Ok` with its classification, or the reason not to.
     pub(crate) fn retryable<I: RetryInput + ?Sized>(
         &self,
+        safety: ToolSafety,
         input: &I,
     ) -> Result<Classification, StopReason> {
         if !input.is_failure() {
@@ -296,7 +295,7 @@ impl RetryPolicy {
             Classification::Unknown => return Err(StopReason::Unknown),
             _ => return Err(StopReason::Permanent),
         }
-        if !self.safety.allows_retry() && !self.retry_non_idempotent {
+        if !safety.allows_retry() && !self.retry_non_idempotent {
             return Err(StopReason::NotIdempotent);
         }
         Ok(classification)
@@ -326,11 +325,12 @@ impl RetryPolicy {
 
     fn assess<I: RetryInput + ?Sized>(
         &self,
+        safety: ToolSafety,
         input: &I,
         attempt: u32,
     ) -> (Decision, Classification) {
         let attempt = attempt.max(1);
-        let classification = match self.retryable(input) {
+        let classification = match self.retryable(safety, input) {
             Ok(classification) => classification,
             Err(reason) => return (Decision::Stop(reason), self.classification(input)),
         };
@@ -357,7 +357,6 @@ impl fmt::Debug for RetryPolicy {
             .field("seed", &self.seed)
             .field("max_retry_after", &self.max_retry_after)
             .field("unknown_is_transient", &self.unknown_is_transient)
-            .field("safety", &self.safety)
             .field("retry_non_idempotent", &self.retry_non_idempotent)
             .field("classifiers", &self.classifiers.len())
             .field("on_retry", &self.on_retry.is_some())

@@ -9,12 +9,12 @@
 //! ```
 //! use std::time::Duration;
 //! use tower::{Service, ServiceExt, retry::Retry, service_fn};
-//! use toolresult::retry::{Backoff, RetryPolicy, ToolSafety, tower::TowerPolicy};
+//! use toolresult::retry::{Backoff, RetryPolicy, tower::TowerPolicy};
+//! use toolresult::tool::ToolSafety;
 //! use toolresult::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 //!
 //! # tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap().block_on(async {
 //! let policy = RetryPolicy::new()
-//!     .safety(ToolSafety::read_only())
 //!     .backoff(Backoff::constant(Duration::from_millis(1)));
 //! let calls = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
 //! let counter = calls.clone();
@@ -22,14 +22,14 @@
 //!     let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
 //!     async move {
 //!         let result: ToolResult<String> = if n == 0 {
-//!             Failure::new(ToolError::new("busy")).transient().into()
+//!             ToolResult::fail(Failure::new(ToolError::new("busy")).transient())
 //!         } else {
 //!             ToolResult::ok(format!("sunny in {city}"))
 //!         };
 //!         Ok::<Lowered, std::convert::Infallible>(result.lower())
 //!     }
 //! });
-//! let mut service = Retry::new(TowerPolicy::new(policy), tool);
+//! let mut service = Retry::new(TowerPolicy::new(policy, ToolSafety::ReadOnly), tool);
 //! let lowered = service.ready().await.unwrap().call("Oslo".to_owned()).await.unwrap();
 //! assert_eq!(lowered.result.output, "sunny in Oslo");
 //! assert_eq!(calls.load(std::sync::atomic::Ordering::SeqCst), 2);
@@ -43,9 +43,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Decision, RetryInput, RetryPolicy};
+use crate::tool::ToolSafety;
 
 /// The future a [`TowerPolicy`] returns to delay a retry.
-pub type SleepFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
+pub(crate) type SleepFuture = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 type Sleeper = Arc<dyn Fn(Duration) -> SleepFuture + Send + Sync>;
 
@@ -57,15 +58,18 @@ type Sleeper = Arc<dyn Fn(Duration) -> SleepFuture + Send + Sync>;
 #[must_use = "a tower policy does nothing until given to tower::retry::Retry"]
 pub struct TowerPolicy {
     policy: RetryPolicy,
+    safety: ToolSafety,
     attempt: u32,
     sleeper: Sleeper,
 }
 
 impl TowerPolicy {
-    /// The policy, sleeping with `tokio::time::sleep`.
-    pub fn new(policy: RetryPolicy) -> Self {
+    /// The policy for the service of a tool whose safety is `safety`,
+    /// sleeping with `tokio::time::sleep`.
+    pub fn new(policy: RetryPolicy, safety: ToolSafety) -> Self {
         Self {
             policy,
+            safety,
             attempt: 0,
             sleeper: Arc::new(|delay| Box::pin(tokio::time::sleep(delay))),
         }
@@ -95,16 +99,13 @@ impl TowerPolicy {
 
     fn after<I: RetryInput + ?Sized>(&mut self, outcome: &I) -> Option<SleepFuture> {
         self.attempt = self.attempt.saturating_add(1);
-        match self.policy.decide_and_notify(outcome, self.attempt) {
+        match self
+            .policy
+            .decide_and_notify(self.safety, outcome, self.attempt)
+        {
             Decision::Retry(delay) => Some((self.sleeper)(delay)),
             Decision::Stop(_) => None,
         }
-    }
-}
-
-impl From<RetryPolicy> for TowerPolicy {
-    fn from(policy: RetryPolicy) -> Self {
-        Self::new(policy)
     }
 }
 
@@ -112,6 +113,7 @@ impl fmt::Debug for TowerPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TowerPolicy")
             .field("policy", &self.policy)
+            .field("safety", &self.safety)
             .field("attempt", &self.attempt)
             .finish_non_exhaustive()
     }

@@ -16,17 +16,20 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 /// words ([`InvalidArguments::message`]), which only echo what the model sent.
 ///
 /// ```
-/// use toolresult::tool::InvalidArguments;
+/// use toolresult::tool::{self, InvalidArguments, Tool};
 ///
-/// #[derive(serde::Deserialize, Debug)]
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Args { days: u8 }
 ///
-/// let err = InvalidArguments::decode::<Args>(serde_json::json!({"days": "x"})).unwrap_err();
+/// let forecast = tool::function("forecast", "Forecast", |a: Args| a.days.to_string())?;
+/// let lowered = forecast.call_blocking(serde_json::json!({"days": "x"})).unwrap();
+/// let err = lowered.diagnostics.source().unwrap().downcast_ref::<InvalidArguments>().unwrap();
 /// assert_eq!(err.path(), Some("days"));
 /// assert_eq!(
 ///     err.message(),
 ///     r#"invalid arguments at `days`: invalid type: string "x", expected u8"#
 /// );
+/// # Ok::<(), toolresult::tool::InvalidToolName>(())
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[error("{}", self.message())]
@@ -45,7 +48,7 @@ impl InvalidArguments {
     ///
     /// # Errors
     /// Where and why the arguments do not fit `A`.
-    pub fn decode<A: DeserializeOwned>(args: Value) -> Result<A, Self> {
+    pub(crate) fn decode<A: DeserializeOwned>(args: Value) -> Result<A, Self> {
         let args = match args {
             Value::Null => Value::Object(Map::new()),
             object @ Value::Object(_) => object,
@@ -68,19 +71,7 @@ impl InvalidArguments {
     /// # Errors
     /// Text that is not JSON; the message says so, with serde's line and
     /// column.
-    ///
-    /// ```
-    /// use toolresult::tool::InvalidArguments;
-    ///
-    /// assert_eq!(InvalidArguments::parse("  ")?, serde_json::Value::Null);
-    /// let err = InvalidArguments::parse("{city: Oslo}").unwrap_err();
-    /// assert_eq!(
-    ///     err.message(),
-    ///     "invalid arguments: the arguments are not JSON: key must be a string at line 1 column 2"
-    /// );
-    /// # Ok::<(), InvalidArguments>(())
-    /// ```
-    pub fn parse(arguments: &str) -> Result<Value, Self> {
+    pub(crate) fn parse(arguments: &str) -> Result<Value, Self> {
         if arguments.trim().is_empty() {
             return Ok(Value::Null);
         }
@@ -118,12 +109,6 @@ impl InvalidArguments {
         self.path.as_deref()
     }
 
-    /// Serde's error, with its own words for what was wrong.
-    #[must_use]
-    pub fn serde_error(&self) -> &serde_json::Error {
-        &self.error
-    }
-
     /// The model-facing message:
     /// `` invalid arguments at `days`: invalid type: string "x", expected u8 ``,
     /// `` invalid arguments: missing field `city` `` at the top level, or
@@ -136,7 +121,7 @@ impl InvalidArguments {
     /// The model-facing error for a call of the tool `tool`: the
     /// [message](Self::message) and a suggestion to call again.
     #[must_use]
-    pub fn to_tool_error(&self, tool: &str) -> ToolError {
+    pub(crate) fn to_tool_error(&self, tool: &str) -> ToolError {
         ToolError::new(self.message()).with_suggestion(format!(
             "call `{tool}` again with arguments that match its input schema"
         ))
@@ -144,10 +129,9 @@ impl InvalidArguments {
 
     /// The error result for a call of the tool `tool`: the model-facing
     /// error, this error as the source, never transient.
-    pub fn lower(self, tool: &str) -> Lowered {
+    pub(crate) fn lower(self, tool: &str) -> Lowered {
         let error = self.to_tool_error(tool);
-        ToolResult::<(), ToolError>::failure(Failure::new(error).with_source(self).permanent())
-            .lower()
+        ToolResult::<(), ToolError>::fail(Failure::new(error).with_source(self).permanent()).lower()
     }
 }
 

@@ -1,17 +1,18 @@
 //! `async_function`: an asynchronous typed function as a [`Tool`].
 
-use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
 
-use schemars::{JsonSchema, Schema};
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::arguments::InvalidArguments;
+use super::definition::{Definition, defined_tool, definition_accessors};
+use super::name::InvalidToolName;
 use super::panic::CatchPanic;
-use super::{Tool, ToolReturn, ToolSchemas};
+use super::{Tool, ToolReturn};
 use crate::{IntoToolResult, Lowered};
 
 /// An asynchronous typed function as a tool; build it with [`async_function`].
@@ -23,12 +24,12 @@ use crate::{IntoToolResult, Lowered};
 /// panics are reported the executor's way.
 #[must_use = "a tool does nothing until it is called"]
 pub struct AsyncFunctionTool<Args, Fut, F> {
-    name: String,
-    description: String,
-    schemas: ToolSchemas,
+    definition: Definition,
     body: F,
     signature: PhantomData<fn(Args) -> Fut>,
 }
+
+defined_tool!(AsyncFunctionTool);
 
 /// Defines a tool from an asynchronous function of its typed arguments.
 ///
@@ -47,29 +48,31 @@ pub struct AsyncFunctionTool<Args, Fut, F> {
 ///
 /// let lookup = tool::async_function("lookup", "Look a key up", |args: Lookup| async move {
 ///     Ok::<_, Failure>(args.key.len())
-/// });
+/// })?;
 ///
 /// let lowered = pollster::block_on(lookup.call(serde_json::json!({"key": "region"})));
 /// assert_eq!(lowered.result.output, "6");
 /// assert!(lookup.call_blocking(serde_json::json!({})).is_none());
+/// # Ok::<(), toolresult::tool::InvalidToolName>(())
 /// ```
+///
+/// # Errors
+/// The name is empty, too long, or holds a character some provider refuses.
 pub fn async_function<Args, Fut, F>(
     name: impl Into<String>,
     description: impl Into<String>,
     body: F,
-) -> AsyncFunctionTool<Args, Fut, F>
+) -> Result<AsyncFunctionTool<Args, Fut, F>, InvalidToolName>
 where
     Args: DeserializeOwned + JsonSchema,
     Fut: Future<Output: ToolReturn> + Send,
     F: Fn(Args) -> Fut + Send + Sync,
 {
-    AsyncFunctionTool {
-        name: name.into(),
-        description: description.into(),
-        schemas: ToolSchemas::of::<Args, Fut::Output>(),
+    Ok(AsyncFunctionTool {
+        definition: Definition::of::<Args, Fut::Output>(name.into(), description.into())?,
         body,
         signature: PhantomData,
-    }
+    })
 }
 
 impl<Args, Fut, F> Tool for AsyncFunctionTool<Args, Fut, F>
@@ -78,42 +81,17 @@ where
     Fut: Future<Output: ToolReturn> + Send,
     F: Fn(Args) -> Fut + Send + Sync,
 {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn input_schema(&self) -> &Schema {
-        &self.schemas.input
-    }
-
-    fn output_schema(&self) -> &Schema {
-        &self.schemas.output
-    }
-
-    fn model_facing_schema(&self) -> &Schema {
-        &self.schemas.model_facing
-    }
+    definition_accessors!();
 
     fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        Box::pin(CatchPanic::new(&self.name, async move {
+        let name = &self.definition.name;
+        let call = CatchPanic::new(name, async move {
             let args = match InvalidArguments::decode::<Args>(args) {
                 Ok(args) => args,
-                Err(invalid) => return invalid.lower(&self.name),
+                Err(invalid) => return invalid.lower(name),
             };
             (self.body)(args).await.lower()
-        }))
-    }
-}
-
-impl<Args, Fut, F> fmt::Debug for AsyncFunctionTool<Args, Fut, F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AsyncFunctionTool")
-            .field("name", &self.name)
-            .field("description", &self.description)
-            .finish_non_exhaustive()
+        });
+        Box::pin(async move { self.definition.finish(call.await) })
     }
 }

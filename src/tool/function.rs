@@ -1,17 +1,18 @@
 //! `function`: a synchronous typed function as a [`Tool`].
 
-use std::fmt;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::pin::Pin;
 
-use schemars::{JsonSchema, Schema};
+use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::arguments::InvalidArguments;
+use super::definition::{Definition, defined_tool, definition_accessors};
+use super::name::InvalidToolName;
 use super::panic::catch_blocking;
-use super::{Tool, ToolReturn, ToolSchemas};
+use super::{Tool, ToolReturn};
 use crate::Lowered;
 
 /// A synchronous typed function as a tool; build it with [`function`].
@@ -21,23 +22,26 @@ use crate::Lowered;
 /// error result) and lowers what it returns.
 #[must_use = "a tool does nothing until it is called"]
 pub struct FunctionTool<Args, R, F> {
-    name: String,
-    description: String,
-    schemas: ToolSchemas,
+    definition: Definition,
     body: F,
     signature: PhantomData<fn(Args) -> R>,
 }
 
+defined_tool!(FunctionTool);
+
 /// Defines a tool from a synchronous function of its typed arguments.
 ///
-/// The function returns a [`ToolResult<T, E>`](crate::ToolResult) or a
-/// `Result<T, F>` ([`ToolReturn`]); its `Args` decode with serde from the
-/// call's JSON, and `Args`, `T` and `E` give the tool's schemas.
+/// The function returns a [`ToolResult<T, E>`](crate::ToolResult), a
+/// `Result<T, Failure<E>>`, a `Result<T, E>`, or plain text or JSON
+/// ([`ToolReturn`]); its `Args` decode with serde from the call's JSON,
+/// and `Args`, `T` and `E` give the tool's schemas. The name must be one
+/// every provider accepts ([`InvalidToolName`]). Say what the tool does to
+/// the world with [`with_safety`](FunctionTool::with_safety).
 ///
 /// ```
 /// use serde::{Deserialize, Serialize};
 /// use schemars::JsonSchema;
-/// use toolresult::tool::{self, Tool};
+/// use toolresult::tool::{self, Tool, ToolSafety};
 /// use toolresult::{ToolError, ToolResult};
 ///
 /// #[derive(Deserialize, JsonSchema)]
@@ -51,7 +55,8 @@ pub struct FunctionTool<Args, R, F> {
 ///         "Oslo" => ToolResult::ok(Weather { celsius: -3.5 }),
 ///         other => ToolResult::fail(ToolError::new(format!("unknown city {other}"))),
 ///     }
-/// });
+/// })?
+/// .with_safety(ToolSafety::ReadOnly);
 ///
 /// let lowered = weather.call_blocking(serde_json::json!({"city": "Oslo"})).unwrap();
 /// assert_eq!(lowered.result.output, r#"{"celsius":-3.5}"#);
@@ -61,24 +66,26 @@ pub struct FunctionTool<Args, R, F> {
 ///     lowered.result.output,
 ///     r#"{"error":{"message":"invalid arguments: missing field `city`","suggestion":"call `get_weather` again with arguments that match its input schema"}}"#
 /// );
+/// # Ok::<(), toolresult::tool::InvalidToolName>(())
 /// ```
+///
+/// # Errors
+/// The name is empty, too long, or holds a character some provider refuses.
 pub fn function<Args, R, F>(
     name: impl Into<String>,
     description: impl Into<String>,
     body: F,
-) -> FunctionTool<Args, R, F>
+) -> Result<FunctionTool<Args, R, F>, InvalidToolName>
 where
     Args: DeserializeOwned + JsonSchema,
     R: ToolReturn,
     F: Fn(Args) -> R + Send + Sync,
 {
-    FunctionTool {
-        name: name.into(),
-        description: description.into(),
-        schemas: ToolSchemas::of::<Args, R>(),
+    Ok(FunctionTool {
+        definition: Definition::of::<Args, R>(name.into(), description.into())?,
         body,
         signature: PhantomData,
-    }
+    })
 }
 
 impl<Args, R, F> FunctionTool<Args, R, F>
@@ -88,12 +95,12 @@ where
     F: Fn(Args) -> R,
 {
     fn run(&self, args: Value) -> Lowered {
-        catch_blocking(&self.name, || {
-            match InvalidArguments::decode::<Args>(args) {
-                Ok(args) => (self.body)(args).lower(),
-                Err(invalid) => invalid.lower(&self.name),
-            }
-        })
+        let name = &self.definition.name;
+        let lowered = catch_blocking(name, || match InvalidArguments::decode::<Args>(args) {
+            Ok(args) => (self.body)(args).lower(),
+            Err(invalid) => invalid.lower(name),
+        });
+        self.definition.finish(lowered)
     }
 }
 
@@ -103,25 +110,7 @@ where
     R: ToolReturn,
     F: Fn(Args) -> R + Send + Sync,
 {
-    fn name(&self) -> &str {
-        &self.name
-    }
-
-    fn description(&self) -> &str {
-        &self.description
-    }
-
-    fn input_schema(&self) -> &Schema {
-        &self.schemas.input
-    }
-
-    fn output_schema(&self) -> &Schema {
-        &self.schemas.output
-    }
-
-    fn model_facing_schema(&self) -> &Schema {
-        &self.schemas.model_facing
-    }
+    definition_accessors!();
 
     fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
         Box::pin(async move { self.run(args) })
@@ -129,14 +118,5 @@ where
 
     fn call_blocking(&self, args: Value) -> Option<Lowered> {
         Some(self.run(args))
-    }
-}
-
-impl<Args, R, F> fmt::Debug for FunctionTool<Args, R, F> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("FunctionTool")
-            .field("name", &self.name)
-            .field("description", &self.description)
-            .finish_non_exhaustive()
     }
 }

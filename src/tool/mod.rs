@@ -7,14 +7,15 @@
 //! (a panic becomes a safe error result) and lowers what it returns into the
 //! canonical result plus [`Diagnostics`](crate::Diagnostics). Tools of
 //! different `Args`, `T` and `E` live side by side as `Box<dyn Tool>`, and
-//! [`declaration`] renders each as the function declaration a provider
-//! expects.
+//! [`provider`](crate::provider) renders each as the function declaration a
+//! provider expects. A tool says what it does to the world
+//! ([`ToolSafety`]): the retry policy and MCP's annotations read it.
 //!
 //! ```
 //! use serde::{Deserialize, Serialize};
 //! use schemars::JsonSchema;
-//! use toolresult::tool::{self, Tool};
-//! use toolresult::{Failure, ToolError, ToolResult};
+//! use toolresult::tool::{self, Tool, ToolSafety};
+//! use toolresult::{ToolError, ToolResult};
 //!
 //! #[derive(Deserialize, JsonSchema)]
 //! struct WeatherArgs { city: String }
@@ -31,10 +32,12 @@
 //!         } else {
 //!             ToolResult::fail(ToolError::new(format!("unknown city {}", args.city)))
 //!         }
-//!     })),
+//!     })?
+//!     .with_safety(ToolSafety::ReadOnly)),
 //!     Box::new(tool::function("add", "Add two integers", |args: AddArgs| {
 //!         args.a.checked_add(args.b).ok_or(ToolError::new("the sum overflows"))
-//!     })),
+//!     })?
+//!     .with_safety(ToolSafety::ReadOnly)),
 //! ];
 //!
 //! let call = |name: &str, args| {
@@ -44,25 +47,27 @@
 //! assert_eq!(call("add", serde_json::json!({"a": 2, "b": 3})), "5");
 //! assert_eq!(call("get_weather", serde_json::json!({"city": "Oslo"})), r#"{"celsius":-3.5}"#);
 //!
-//! let declared = serde_json::to_value(tool::declaration::anthropic(&tools[1]))?;
+//! let declared = serde_json::to_value(toolresult::provider::anthropic::declare(&tools[1]))?;
 //! assert_eq!(declared["name"], "add");
 //! assert_eq!(declared["input_schema"]["required"], serde_json::json!(["a", "b"]));
-//! # Ok::<(), serde_json::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod arguments;
 mod async_function;
-pub mod declaration;
+mod definition;
 mod function;
+mod name;
 mod panic;
 mod returns;
+mod safety;
 mod schema;
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use schemars::{JsonSchema, Schema};
+use schemars::Schema;
 use serde_json::Value;
 
 use crate::Lowered;
@@ -70,9 +75,11 @@ use crate::Lowered;
 pub use arguments::InvalidArguments;
 pub use async_function::{AsyncFunctionTool, async_function};
 pub use function::{FunctionTool, function};
+pub use name::InvalidToolName;
 pub use panic::ToolPanicked;
 pub use returns::ToolReturn;
-pub use schema::{input_schema, is_object_schema, model_facing_schema, output_schema};
+pub use safety::ToolSafety;
+pub(crate) use schema::is_object_schema;
 
 /// A tool the model can call, whatever its argument, success and error
 /// types: object-safe, so tools of many types share a `Vec<Box<dyn Tool>>`.
@@ -91,12 +98,20 @@ pub trait Tool: Send + Sync {
     fn input_schema(&self) -> &Schema;
 
     /// The schema of the JSON of a success (see
-    /// [`declaration::mcp`] for when MCP can take it as `outputSchema`).
+    /// [`provider::mcp::declare`](crate::provider::mcp::declare) for when MCP
+    /// can take it as `outputSchema`).
     fn output_schema(&self) -> &Schema;
 
     /// The schema of all the model reads back: `anyOf` the success or
-    /// `{"error": E}` ([`model_facing_schema`]).
+    /// `{"error": E}`, where `E` also takes the `ToolError` of bad arguments
+    /// and panics.
     fn model_facing_schema(&self) -> &Schema;
+
+    /// What calling the tool does to the world; the default promises
+    /// nothing ([`ToolSafety::Destructive`]).
+    fn safety(&self) -> ToolSafety {
+        ToolSafety::default()
+    }
 
     /// Calls the tool with the model's JSON arguments (`null` reads as `{}`).
     fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>>;
@@ -112,7 +127,7 @@ pub trait Tool: Send + Sync {
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Args { limit: Option<u8> }
     ///
-    /// let list = tool::function("list", "List things", |a: Args| a.limit.unwrap_or(10).to_string());
+    /// let list = tool::function("list", "List things", |a: Args| a.limit.unwrap_or(10).to_string())?;
     /// assert_eq!(pollster::block_on(list.call_json(r#"{"limit": 3}"#)).result.output, "3");
     /// assert_eq!(pollster::block_on(list.call_json("")).result.output, "10");
     /// let bad = pollster::block_on(list.call_json(r#"{"limit": 3"#));
@@ -120,6 +135,7 @@ pub trait Tool: Send + Sync {
     ///     bad.result.output,
     ///     r#"{"error":{"message":"invalid arguments: the arguments are not JSON: EOF while parsing an object at line 1 column 11","suggestion":"call `list` again with arguments that match its input schema"}}"#
     /// );
+    /// # Ok::<(), toolresult::tool::InvalidToolName>(())
     /// ```
     fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
         match InvalidArguments::parse(arguments) {
@@ -136,23 +152,6 @@ pub trait Tool: Send + Sync {
     fn call_blocking(&self, args: Value) -> Option<Lowered> {
         drop(args);
         None
-    }
-}
-
-/// The three schemas of a tool, made once when it is defined.
-struct ToolSchemas {
-    input: Schema,
-    output: Schema,
-    model_facing: Schema,
-}
-
-impl ToolSchemas {
-    fn of<Args: JsonSchema, R: ToolReturn>() -> Self {
-        Self {
-            input: input_schema::<Args>(),
-            output: output_schema::<R::Value>(),
-            model_facing: model_facing_schema::<R::Value, R::Error>(),
-        }
     }
 }
 
@@ -174,6 +173,9 @@ macro_rules! forward_tool {
             }
             fn model_facing_schema(&self) -> &Schema {
                 (**self).model_facing_schema()
+            }
+            fn safety(&self) -> ToolSafety {
+                (**self).safety()
             }
             fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
                 (**self).call(args)

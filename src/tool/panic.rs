@@ -20,11 +20,12 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///
 /// let boom = tool::function("boom", "Always panics", |_: NoArgs| -> Result<u8, toolresult::Failure> {
 ///     panic!("token=SECRET")
-/// });
+/// })?;
 /// let lowered = boom.call_blocking(serde_json::Value::Null).unwrap();
 /// assert!(!lowered.result.output.contains("SECRET"));
 /// let panicked = lowered.diagnostics.source().unwrap().downcast_ref::<ToolPanicked>().unwrap();
 /// assert_eq!(panicked.message(), "token=SECRET");
+/// # Ok::<(), toolresult::tool::InvalidToolName>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("the tool `{tool}` panicked: {message}")]
@@ -39,7 +40,7 @@ impl ToolPanicked {
     /// payload that is neither `&str` nor `String` reads as
     /// `a panic payload that is not a string`).
     #[must_use]
-    pub fn new(tool: impl Into<String>, payload: &(dyn Any + Send)) -> Self {
+    pub(crate) fn new(tool: impl Into<String>, payload: &(dyn Any + Send)) -> Self {
         let message = if let Some(text) = payload.downcast_ref::<&'static str>() {
             (*text).to_owned()
         } else if let Some(text) = payload.downcast_ref::<String>() {
@@ -68,8 +69,8 @@ impl ToolPanicked {
     /// The error result: the unexpected-error message (by the formatter in
     /// force, naming `ToolPanicked`), this panic as the source, never
     /// transient (a panic is a bug; the same call would panic again).
-    pub fn lower(self) -> Lowered {
-        ToolResult::<(), ToolError>::failure(Failure::unexpected(self).permanent()).lower()
+    pub(crate) fn lower(self) -> Lowered {
+        ToolResult::<(), ToolError>::fail(Failure::unexpected(self).permanent()).lower()
     }
 }
 

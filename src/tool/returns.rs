@@ -4,15 +4,14 @@
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use crate::{IntoFailure, IntoToolResult, ToolResult};
+use crate::{Failure, IntoToolResult, ToolResult};
 
 /// A return type of a tool function: it lowers
 /// ([`IntoToolResult`]), and names its success and model-facing error types
 /// so the tool's output and model-facing schemas can be generated.
 ///
-/// Implemented for [`ToolResult<T, E>`], for `Result<T, F>` where `F` is
-/// any [`IntoFailure`] ([`Failure<E>`](crate::Failure),
-/// [`ToolError`](crate::ToolError), any `std::error::Error`), for the
+/// Implemented for [`ToolResult<T, E>`], for `Result<T, Failure<E>>`, for
+/// `Result<T, E>` (the error `E` is the model-facing error), for the
 /// plain returns `String`, `&str`, `serde_json::Value` and `()`, and for
 /// the canonical [`canonical::ToolResult`](crate::canonical::ToolResult)
 /// itself (a suspension, say), whose text can be anything: its value and
@@ -33,14 +32,22 @@ where
     type Error = E;
 }
 
-impl<T, F> ToolReturn for Result<T, F>
+impl<T, E> ToolReturn for Result<T, Failure<E>>
 where
     T: Serialize + JsonSchema,
-    F: IntoFailure,
-    F::Error: JsonSchema,
+    E: Serialize + JsonSchema,
 {
     type Value = T;
-    type Error = F::Error;
+    type Error = E;
+}
+
+impl<T, E> ToolReturn for Result<T, E>
+where
+    T: Serialize + JsonSchema,
+    E: Serialize + JsonSchema,
+{
+    type Value = T;
+    type Error = E;
 }
 
 /// Plain returns that cannot fail; their error type is the default

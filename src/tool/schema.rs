@@ -51,16 +51,19 @@ fn with_definitions(mut generator: SchemaGenerator, mut schema: Schema) -> Schem
 ///     days: Option<u8>,
 /// }
 ///
-/// let schema = toolresult::tool::input_schema::<WeatherArgs>();
+/// use toolresult::tool::{self, Tool};
+/// let weather = tool::function("weather", "Weather", |a: WeatherArgs| a.city)?;
+/// let schema = weather.input_schema();
 /// assert_eq!(schema.get("type"), Some(&serde_json::json!("object")));
 /// assert_eq!(schema.get("required"), Some(&serde_json::json!(["city"])));
 /// assert_eq!(
 ///     schema.pointer("/properties/days/type"),
 ///     Some(&serde_json::json!(["integer", "null"]))
 /// );
+/// # Ok::<(), toolresult::tool::InvalidToolName>(())
 /// ```
 #[must_use]
-pub fn input_schema<A: JsonSchema + ?Sized>() -> Schema {
+pub(crate) fn input_schema<A: JsonSchema + ?Sized>() -> Schema {
     let mut generator = generator(SchemaSettings::draft2020_12().for_deserialize());
     let schema = generator.subschema_for::<A>();
     let mut schema = with_definitions(generator, schema);
@@ -77,7 +80,7 @@ pub fn input_schema<A: JsonSchema + ?Sized>() -> Schema {
 /// calls a tool's `outputSchema` (see [`is_object_schema`] for when MCP can
 /// take it).
 #[must_use]
-pub fn output_schema<T: JsonSchema + ?Sized>() -> Schema {
+pub(crate) fn output_schema<T: JsonSchema + ?Sized>() -> Schema {
     let mut generator = generator(SchemaSettings::draft2020_12().for_serialize());
     let schema = generator.subschema_for::<T>();
     with_definitions(generator, schema)
@@ -97,15 +100,19 @@ pub fn output_schema<T: JsonSchema + ?Sized>() -> Schema {
 /// a string is the one exception, as `output` holds that string unquoted.
 ///
 /// ```
+/// use toolresult::tool::{self, Tool};
 /// use toolresult::ToolError;
 ///
-/// let schema = toolresult::tool::model_facing_schema::<u32, ToolError>();
-/// let branches = schema.get("anyOf").and_then(|b| b.as_array()).unwrap();
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct NoArgs {}
+/// let count = tool::function("count", "Count", |_: NoArgs| Ok::<u32, ToolError>(3))?;
+/// let branches = count.model_facing_schema().get("anyOf").and_then(|b| b.as_array()).unwrap();
 /// assert_eq!(branches[0], serde_json::json!({"type": "integer", "format": "uint32", "minimum": 0}));
 /// assert_eq!(branches[1]["required"], serde_json::json!(["error"]));
+/// # Ok::<(), toolresult::tool::InvalidToolName>(())
 /// ```
 #[must_use]
-pub fn model_facing_schema<T: JsonSchema + ?Sized, E: JsonSchema + ?Sized>() -> Schema {
+pub(crate) fn model_facing_schema<T: JsonSchema + ?Sized, E: JsonSchema + ?Sized>() -> Schema {
     let mut generator = generator(SchemaSettings::draft2020_12().for_serialize());
     let success = generator.subschema_for::<T>();
     let error = generator.subschema_for::<E>();
@@ -129,6 +136,6 @@ pub fn model_facing_schema<T: JsonSchema + ?Sized, E: JsonSchema + ?Sized>() -> 
 /// Whether a schema describes a JSON object at its root (`"type": "object"`),
 /// as MCP requires of an `outputSchema`.
 #[must_use]
-pub fn is_object_schema(schema: &Schema) -> bool {
+pub(crate) fn is_object_schema(schema: &Schema) -> bool {
     schema.get("type") == Some(&Value::String("object".to_owned()))
 }

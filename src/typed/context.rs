@@ -18,7 +18,7 @@ use super::Failure;
 ///
 /// let failure = load("no/such/file").unwrap_err();
 /// assert_eq!(failure.error().message, "cannot read no/such/file");
-/// assert!(failure.source().unwrap().is::<std::io::Error>());
+/// assert!(failure.diagnostics().source().unwrap().is::<std::io::Error>());
 /// ```
 pub trait ResultExt<T> {
     /// On error, fails with `error` for the model and the original error as the source.

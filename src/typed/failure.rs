@@ -1,26 +1,26 @@
 //! `Failure<E>`: the failure side of a typed result, and the error type of a
 //! tool body, so `?` works inside it.
 
-use std::backtrace::{Backtrace, BacktraceStatus};
-use std::error::Error as StdError;
 use std::fmt;
 use std::time::Duration;
 
+use super::Diagnostics;
+use super::unexpected::{UnexpectedError, model_facing_type_name};
 use crate::ToolError;
-use crate::lower::unexpected::{UnexpectedError, format_unexpected, short_type_name};
 
-/// A failed tool call: the model-facing error `E`, and for Rust alone the
-/// source error, a transient hint and a retry-after.
+/// A failed tool call: the model-facing error `E`, and for Rust alone its
+/// [`Diagnostics`] (the source error, a transient hint and a retry-after).
 ///
 /// A failure always has its `E`; the source is optional and never reaches the
-/// model. The transient hint is tri-state: `Some(true)` retry, `Some(false)`
-/// never, `None` let the retry policy decide from the source.
+/// model. The transient hint is tri-state: [`transient`](Self::transient)
+/// retry, [`permanent`](Self::permanent) never, unset let the retry policy
+/// decide from the source.
 ///
 /// A tool body returns `Result<T, Failure<E>>`, so `?` works on:
 /// - a `Result<_, E>`: the error becomes the model-facing error;
-/// - with the default `E = ToolError`, any `std::error::Error`: an
-///   *unexpected* failure whose model-facing message names the error's type
-///   but never its text, with the error kept as the source;
+/// - with the default `E = ToolError`, any `std::error::Error` and any
+///   `anyhow::Error`: an *unexpected* failure whose model-facing message names
+///   the error's type but never its text, with the error kept as the source;
 /// - any result, through [`ResultExt`](crate::ResultExt): a model-facing
 ///   error of your choosing with the original error as the source.
 ///
@@ -41,12 +41,13 @@ use crate::lower::unexpected::{UnexpectedError, format_unexpected, short_type_na
 ///
 /// let failure = fetch("k").unwrap_err();
 /// assert_eq!(failure.error().message, "the upstream timed out");
-/// assert_eq!(failure.is_transient(), Some(true));
-/// assert_eq!(failure.retry_after(), Some(Duration::from_secs(2)));
-/// let io = failure.source().unwrap().downcast_ref::<std::io::Error>().unwrap();
+/// assert_eq!(failure.diagnostics().is_transient(), Some(true));
+/// assert_eq!(failure.diagnostics().retry_after(), Some(Duration::from_secs(2)));
+/// let io = failure.diagnostics().source().unwrap().downcast_ref::<std::io::Error>().unwrap();
 /// assert_eq!(io.kind(), std::io::ErrorKind::TimedOut);
 ///
-/// // `?` on any std error: a safe message, the text kept for Rust only.
+/// // `?` on any std error, or on an `anyhow::Result`: a safe message, the
+/// // text kept for Rust only.
 /// fn parse(n: &str) -> Result<u8, Failure> {
 ///     Ok(n.parse::<u8>()?)
 /// }
@@ -55,20 +56,33 @@ use crate::lower::unexpected::{UnexpectedError, format_unexpected, short_type_na
 ///     failure.error().message,
 ///     "the tool failed with an unexpected error (std::num::ParseIntError)"
 /// );
-/// assert!(!failure.error().message.contains("secret"));
+/// fn load() -> Result<u8, Failure> {
+///     let value: anyhow::Result<u8> = Err(anyhow::anyhow!("token=secret"));
+///     Ok(value?)
+/// }
+/// let failure = load().unwrap_err();
+/// assert_eq!(failure.error().message, "the tool failed with an unexpected error (anyhow::Error)");
+/// assert_eq!(failure.diagnostics().source().unwrap().to_string(), "token=secret");
+/// ```
+///
+/// `?` rests on one invariant: neither `Failure` nor [`ToolError`]
+/// implements `std::error::Error`, so the conversion from any error into a
+/// `Failure` cannot overlap the conversion of a failure into itself. It is
+/// held by this test, which must not compile:
+///
+/// ```compile_fail
+/// fn is_error<X: std::error::Error>() {}
+/// is_error::<toolresult::Failure>();
+/// ```
+///
+/// ```compile_fail
+/// fn is_error<X: std::error::Error>() {}
+/// is_error::<toolresult::ToolError>();
 /// ```
 #[must_use = "a failure does nothing until it is returned or lowered"]
 pub struct Failure<E = ToolError> {
     error: E,
-    source: Option<Source>,
-    transient: Option<bool>,
-    retry_after: Option<Duration>,
-}
-
-/// The source error and the name of its concrete type, kept for diagnostics.
-pub(crate) struct Source {
-    pub(crate) error: anyhow::Error,
-    pub(crate) type_name: &'static str,
+    diagnostics: Diagnostics,
 }
 
 impl<E> Failure<E> {
@@ -76,53 +90,32 @@ impl<E> Failure<E> {
     pub fn new(error: E) -> Self {
         Self {
             error,
-            source: None,
-            transient: None,
-            retry_after: None,
+            diagnostics: Diagnostics::default(),
         }
     }
 
-    /// The same failure with `source` as its Rust-side cause.
-    pub fn with_source<X>(mut self, source: X) -> Self
-    where
-        X: StdError + Send + Sync + 'static,
-    {
-        self.source = Some(Source {
-            type_name: short_type_name::<X>(),
-            error: anyhow::Error::new(source),
-        });
-        self
-    }
-
-    /// The same failure with an `anyhow::Error` as its cause (its backtrace,
-    /// if it captured one, stays available).
-    pub fn with_anyhow(mut self, source: anyhow::Error) -> Self {
-        self.source = Some(Source {
-            type_name: "anyhow::Error",
-            error: source,
-        });
+    /// The same failure with `source` (any `std::error::Error`, or an
+    /// `anyhow::Error` with its context and backtrace) as its Rust-side cause.
+    pub fn with_source(mut self, source: impl Into<anyhow::Error>) -> Self {
+        self.diagnostics.set_source(source);
         self
     }
 
     /// Marks the failure transient: worth retrying.
-    pub fn transient(self) -> Self {
-        self.with_transient(Some(true))
+    pub fn transient(mut self) -> Self {
+        self.diagnostics.transient = Some(true);
+        self
     }
 
     /// Marks the failure permanent: never worth retrying.
-    pub fn permanent(self) -> Self {
-        self.with_transient(Some(false))
-    }
-
-    /// Sets the tri-state transient hint (`None` leaves it to the policy).
-    pub fn with_transient(mut self, transient: Option<bool>) -> Self {
-        self.transient = transient;
+    pub fn permanent(mut self) -> Self {
+        self.diagnostics.transient = Some(false);
         self
     }
 
     /// The same failure with a delay before any retry.
     pub fn with_retry_after(mut self, delay: Duration) -> Self {
-        self.retry_after = Some(delay);
+        self.diagnostics.retry_after = Some(delay);
         self
     }
 
@@ -138,86 +131,46 @@ impl<E> Failure<E> {
         self.error
     }
 
-    /// The source error: downcast it with `downcast_ref`, walk it with `chain`.
+    /// The Rust channel: source, transient hint, retry-after.
     #[must_use]
-    pub fn source(&self) -> Option<&anyhow::Error> {
-        self.source.as_ref().map(|s| &s.error)
+    pub fn diagnostics(&self) -> &Diagnostics {
+        &self.diagnostics
     }
 
-    /// The concrete type name of the source error.
+    /// The two channels, taken apart.
     #[must_use]
-    pub fn source_type_name(&self) -> Option<&'static str> {
-        self.source.as_ref().map(|s| s.type_name)
-    }
-
-    /// The backtrace of the source, when one was captured (by anyhow, with
-    /// `RUST_BACKTRACE` or `RUST_LIB_BACKTRACE` set).
-    #[must_use]
-    pub fn backtrace(&self) -> Option<&Backtrace> {
-        let backtrace = self.source()?.backtrace();
-        (backtrace.status() == BacktraceStatus::Captured).then_some(backtrace)
-    }
-
-    /// The transient hint.
-    #[must_use]
-    pub fn is_transient(&self) -> Option<bool> {
-        self.transient
-    }
-
-    /// The delay asked for before a retry.
-    #[must_use]
-    pub fn retry_after(&self) -> Option<Duration> {
-        self.retry_after
+    pub fn into_parts(self) -> (E, Diagnostics) {
+        (self.error, self.diagnostics)
     }
 
     /// The same Rust channel with another model-facing error.
     pub fn map_error<F>(self, f: impl FnOnce(E) -> F) -> Failure<F> {
+        let mut diagnostics = self.diagnostics;
+        // The new error is the caller's own wording: a tool's formatter of
+        // unexpected errors must not replace it.
+        diagnostics.unexpected = None;
         Failure {
             error: f(self.error),
-            source: self.source,
-            transient: self.transient,
-            retry_after: self.retry_after,
+            diagnostics,
         }
     }
-
-    pub(crate) fn into_rust_channel(self) -> (E, RustChannel) {
-        (
-            self.error,
-            RustChannel {
-                source: self.source,
-                transient: self.transient,
-                retry_after: self.retry_after,
-            },
-        )
-    }
-}
-
-/// The Rust-facing half of a failure, as lowering hands it to `Diagnostics`.
-pub(crate) struct RustChannel {
-    pub(crate) source: Option<Source>,
-    pub(crate) transient: Option<bool>,
-    pub(crate) retry_after: Option<Duration>,
 }
 
 impl Failure<ToolError> {
     /// An unexpected failure: the model is told the error's type (and I/O
     /// kind), never its text; the error is kept as the source.
-    ///
-    /// The message comes from the formatter in force
-    /// ([`set_unexpected_formatter`](crate::lower::set_unexpected_formatter)).
     pub fn unexpected<X>(source: X) -> Self
     where
-        X: StdError + Send + Sync + 'static,
+        X: Into<anyhow::Error>,
     {
-        let error = format_unexpected(&UnexpectedError::of(&source));
-        Self::new(error).with_source(source)
-    }
-
-    /// An unexpected failure from an `anyhow::Error`; the I/O kind is read
-    /// from its chain.
-    pub fn unexpected_anyhow(source: anyhow::Error) -> Self {
-        let known = UnexpectedError::describe("anyhow::Error", source.as_ref());
-        Self::new(format_unexpected(&known)).with_anyhow(source)
+        let type_name = model_facing_type_name::<X>();
+        let source: anyhow::Error = source.into();
+        let known = UnexpectedError::describe(type_name, source.as_ref());
+        let mut failure = Self::new(known.default_error());
+        failure.diagnostics.source = Some(source);
+        failure.diagnostics.source_type = Some(type_name);
+        failure.diagnostics.unexpected = Some(known);
+        failure
     }
 }
 
@@ -227,10 +180,11 @@ impl<E> From<E> for Failure<E> {
     }
 }
 
-/// `?` on any std error inside a body returning `Result<_, Failure>`.
+/// `?` on any std error or `anyhow::Error` inside a body returning
+/// `Result<_, Failure>`: an unexpected failure.
 impl<X> From<X> for Failure<ToolError>
 where
-    X: StdError + Send + Sync + 'static,
+    X: Into<anyhow::Error>,
 {
     fn from(source: X) -> Self {
         Self::unexpected(source)
@@ -238,14 +192,12 @@ where
 }
 
 impl<E: fmt::Debug> fmt::Debug for Failure<E> {
-    /// Shows the model-facing error and the hints; of the source only its
-    /// type, so logging a failure cannot leak the source's text by accident.
+    /// Shows the model-facing error and the diagnostics, whose `Debug` names
+    /// the source's type, never its text.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Failure")
             .field("error", &self.error)
-            .field("source_type", &self.source_type_name())
-            .field("transient", &self.transient)
-            .field("retry_after", &self.retry_after)
+            .field("diagnostics", &self.diagnostics)
             .finish()
     }
 }

@@ -1,14 +1,19 @@
-//! The typed, two-channel result a tool function returns.
+//! The typed, two-channel result a tool function returns, and its lowering
+//! into the canonical result.
 
 mod context;
+mod diagnostics;
 mod failure;
+mod json;
+mod lower;
 mod result;
 mod tool_error;
-mod view;
+mod unexpected;
 
 pub use context::ResultExt;
+pub use diagnostics::Diagnostics;
 pub use failure::Failure;
-pub(crate) use failure::RustChannel;
+pub use lower::{IntoToolResult, Lowered};
 pub use result::ToolResult;
 pub use tool_error::ToolError;
-pub use view::DynToolResult;
+pub use unexpected::UnexpectedError;

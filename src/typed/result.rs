@@ -1,22 +1,22 @@
 //! `ToolResult<T, E>`: what a strongly typed tool returns.
 
 use std::fmt;
-use std::time::Duration;
 
 use serde_json::{Map, Value};
 
 use super::Failure;
 use crate::ToolError;
-use crate::canonical::ContentPart;
+use crate::canonical::{ContentPart, Request};
 
-/// The result of a typed tool: a success `T` or a [`Failure<E>`], plus any
-/// parts (a screenshot beside the data) and metadata for your code.
+/// The result of a typed tool: a success `T`, a [`Failure<E>`], or a
+/// suspension waiting for a [`Request`] to be answered; plus any parts (a
+/// screenshot beside the data) and metadata for your code.
 ///
 /// Two channels: the model sees the JSON of `T`, or `{"error": E}`, and the
-/// parts; Rust sees the source error, the transient hint and the retry-after.
-/// Lowering ([`IntoToolResult`](crate::IntoToolResult)) turns it into the
-/// canonical result and hands the Rust channel over as
-/// [`Diagnostics`](crate::Diagnostics).
+/// parts; Rust sees the failure's [`Diagnostics`](crate::Diagnostics) (source
+/// error, transient hint, retry-after). Lowering
+/// ([`IntoToolResult`](crate::IntoToolResult)) turns it into the canonical
+/// result and hands the Rust channel over beside it.
 ///
 /// A failure always carries its `E`, a success never carries a source, and
 /// there is no `Default`: each state is built on purpose.
@@ -35,47 +35,89 @@ use crate::canonical::ContentPart;
 ///     }
 /// }
 ///
-/// let ok = weather("Oslo").into_tool_result();
-/// assert_eq!(ok.output, r#"{"city":"Oslo","celsius":-3.5}"#);
-/// let err = weather("Atlantis").into_tool_result();
-/// assert_eq!(err.output, r#"{"error":{"message":"unknown city Atlantis"}}"#);
-/// assert!(err.is_error);
+/// let ok = weather("Oslo").lower();
+/// assert_eq!(ok.result.output, r#"{"city":"Oslo","celsius":-3.5}"#);
+/// let err = weather("Atlantis").lower();
+/// assert_eq!(err.result.output, r#"{"error":{"message":"unknown city Atlantis"}}"#);
+/// assert!(err.result.is_error);
 /// ```
 #[must_use = "a tool result should be lowered and returned to the model"]
 pub struct ToolResult<T, E = ToolError> {
-    pub(crate) outcome: Result<T, Failure<E>>,
-    pub(crate) parts: Vec<ContentPart>,
-    pub(crate) metadata: Option<Map<String, Value>>,
+    pub(super) outcome: Outcome<T, E>,
+    pub(super) parts: Vec<ContentPart>,
+    pub(super) metadata: Option<Map<String, Value>>,
+}
+
+/// The three states of a typed result.
+pub(super) enum Outcome<T, E> {
+    Success(T),
+    Failure(Failure<E>),
+    Pending(Request),
 }
 
 impl<T, E> ToolResult<T, E> {
     /// A success.
     pub fn ok(value: T) -> Self {
-        Self::from_outcome(Ok(value))
+        Self::from_outcome(Outcome::Success(value))
     }
 
-    /// A failure with this model-facing error and nothing else.
-    pub fn fail(error: E) -> Self {
-        Self::from_outcome(Err(Failure::new(error)))
+    /// A failure: a model-facing error `E` alone, or a [`Failure`] built
+    /// with its Rust channel.
+    ///
+    /// ```
+    /// use toolresult::{Failure, ToolError, ToolResult};
+    ///
+    /// let plain = ToolResult::<u8>::fail(ToolError::new("no such key"));
+    /// let busy = ToolResult::<u8>::fail(Failure::new(ToolError::new("busy")).transient());
+    /// assert_eq!(busy.failure().unwrap().diagnostics().is_transient(), Some(true));
+    /// assert_eq!(plain.failure().unwrap().error().message, "no such key");
+    /// ```
+    pub fn fail(failure: impl Into<Failure<E>>) -> Self {
+        Self::from_outcome(Outcome::Failure(failure.into()))
     }
 
-    /// A failure built with [`Failure`]'s builders.
-    pub fn failure(failure: Failure<E>) -> Self {
-        Self::from_outcome(Err(failure))
+    /// A suspension: the call cannot finish until `request` is answered. It
+    /// lowers to the canonical [`pending`](crate::canonical::ToolResult::pending)
+    /// result (an empty id is filled with a fresh UUID then), keeping this
+    /// result's parts and metadata.
+    ///
+    /// ```
+    /// use toolresult::canonical::Request;
+    /// use toolresult::{IntoToolResult, ToolResult};
+    ///
+    /// let parked = ToolResult::<u64>::pending(Request::input("Deploy to production?").with_id("req-1"));
+    /// let lowered = parked.lower();
+    /// assert!(lowered.result.is_error);
+    /// assert_eq!(lowered.result.output, "Deploy to production?");
+    /// assert_eq!(lowered.result.pending_request().unwrap().id, "req-1");
+    /// ```
+    pub fn pending(request: Request) -> Self {
+        Self::from_outcome(Outcome::Pending(request))
     }
 
-    fn from_outcome(outcome: Result<T, Failure<E>>) -> Self {
+    /// A suspension asking for a login at `url`; `prompt` defaults to
+    /// `Authorization required to continue` when `None` or empty.
+    ///
+    /// ```
+    /// use toolresult::{IntoToolResult, ToolResult};
+    /// let auth = ToolResult::<u8>::auth_required("https://example.com/login", None).lower();
+    /// assert_eq!(auth.result.output, "Authorization required to continue\nhttps://example.com/login");
+    /// assert_eq!(auth.result.pending_request().unwrap().kind, "authorization");
+    /// ```
+    pub fn auth_required(url: impl Into<String>, prompt: Option<&str>) -> Self {
+        let mut request = Request::authorization(url);
+        if let Some(prompt) = prompt.filter(|p| !p.is_empty()) {
+            request.prompt = prompt.to_owned();
+        }
+        Self::pending(request)
+    }
+
+    fn from_outcome(outcome: Outcome<T, E>) -> Self {
         Self {
             outcome,
             parts: Vec::new(),
             metadata: None,
         }
-    }
-
-    /// The same result with one more part for the model.
-    pub fn with_part(mut self, part: ContentPart) -> Self {
-        self.parts.push(part);
-        self
     }
 
     /// The same result with more parts for the model.
@@ -92,46 +134,31 @@ impl<T, E> ToolResult<T, E> {
         self
     }
 
-    /// Whether the call succeeded.
-    #[must_use]
-    pub fn is_success(&self) -> bool {
-        self.outcome.is_ok()
-    }
-
     /// The success value.
     #[must_use]
     pub fn value(&self) -> Option<&T> {
-        self.outcome.as_ref().ok()
+        match &self.outcome {
+            Outcome::Success(value) => Some(value),
+            _ => None,
+        }
     }
 
-    /// The model-facing error of a failure.
+    /// The failure, with its model-facing error and its Rust channel.
     #[must_use]
-    pub fn error(&self) -> Option<&E> {
-        self.as_failure().map(Failure::error)
+    pub fn failure(&self) -> Option<&Failure<E>> {
+        match &self.outcome {
+            Outcome::Failure(failure) => Some(failure),
+            _ => None,
+        }
     }
 
-    /// The failure, with its whole Rust channel.
+    /// The request a suspension waits on.
     #[must_use]
-    pub fn as_failure(&self) -> Option<&Failure<E>> {
-        self.outcome.as_ref().err()
-    }
-
-    /// The source error of a failure (downcast it, walk its `chain`).
-    #[must_use]
-    pub fn source(&self) -> Option<&anyhow::Error> {
-        self.as_failure()?.source()
-    }
-
-    /// The transient hint of a failure; `None` on success.
-    #[must_use]
-    pub fn is_transient(&self) -> Option<bool> {
-        self.as_failure()?.is_transient()
-    }
-
-    /// The retry-after of a failure.
-    #[must_use]
-    pub fn retry_after(&self) -> Option<Duration> {
-        self.as_failure()?.retry_after()
+    pub fn pending_request(&self) -> Option<&Request> {
+        match &self.outcome {
+            Outcome::Pending(request) => Some(request),
+            _ => None,
+        }
     }
 
     /// The parts that go to the model with the result.
@@ -146,26 +173,15 @@ impl<T, E> ToolResult<T, E> {
         self.metadata.as_ref()
     }
 
-    /// The outcome, borrowed.
-    ///
-    /// # Errors
-    /// The failure, when the call failed.
-    pub fn as_result(&self) -> Result<&T, &Failure<E>> {
-        self.outcome.as_ref()
-    }
-
-    /// The outcome as a `Result`; parts and metadata are dropped.
-    ///
-    /// # Errors
-    /// The failure, when the call failed.
-    pub fn into_result(self) -> Result<T, Failure<E>> {
-        self.outcome
-    }
-
-    /// Maps the success value, keeping parts, metadata and any failure.
+    /// Maps the success value, keeping parts, metadata, a failure or a suspension.
     pub fn map<U>(self, f: impl FnOnce(T) -> U) -> ToolResult<U, E> {
+        let outcome = match self.outcome {
+            Outcome::Success(value) => Outcome::Success(f(value)),
+            Outcome::Failure(failure) => Outcome::Failure(failure),
+            Outcome::Pending(request) => Outcome::Pending(request),
+        };
         ToolResult {
-            outcome: self.outcome.map(f),
+            outcome,
             parts: self.parts,
             metadata: self.metadata,
         }
@@ -173,29 +189,16 @@ impl<T, E> ToolResult<T, E> {
 
     /// Maps the model-facing error, keeping the Rust channel.
     pub fn map_error<F>(self, f: impl FnOnce(E) -> F) -> ToolResult<T, F> {
+        let outcome = match self.outcome {
+            Outcome::Success(value) => Outcome::Success(value),
+            Outcome::Failure(failure) => Outcome::Failure(failure.map_error(f)),
+            Outcome::Pending(request) => Outcome::Pending(request),
+        };
         ToolResult {
-            outcome: self.outcome.map_err(|failure| failure.map_error(f)),
+            outcome,
             parts: self.parts,
             metadata: self.metadata,
         }
-    }
-}
-
-impl<T, E> From<Result<T, Failure<E>>> for ToolResult<T, E> {
-    fn from(outcome: Result<T, Failure<E>>) -> Self {
-        Self::from_outcome(outcome)
-    }
-}
-
-impl<T, E> From<Failure<E>> for ToolResult<T, E> {
-    fn from(failure: Failure<E>) -> Self {
-        Self::failure(failure)
-    }
-}
-
-impl<T, E> From<ToolResult<T, E>> for Result<T, Failure<E>> {
-    fn from(result: ToolResult<T, E>) -> Self {
-        result.outcome
     }
 }
 
@@ -205,8 +208,9 @@ impl<T: fmt::Debug, E: fmt::Debug> fmt::Debug for ToolResult<T, E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut s = f.debug_struct("ToolResult");
         match &self.outcome {
-            Ok(value) => s.field("value", value),
-            Err(failure) => s.field("failure", failure),
+            Outcome::Success(value) => s.field("value", value),
+            Outcome::Failure(failure) => s.field("failure", failure),
+            Outcome::Pending(request) => s.field("pending", request),
         };
         s.field("parts", &self.parts)
             .field("metadata", &self.metadata)

@@ -41,19 +41,19 @@ pub fn error() -> ToolResult {
 }
 
 pub fn image() -> ToolResult {
-    ToolResult::ok_with_parts("image (image/png, 82 bytes)", vec![png()])
+    ToolResult::ok("image (image/png, 82 bytes)").with_parts([png()])
 }
 
 pub fn with_pdf() -> ToolResult {
-    ToolResult::ok_with_parts("file (application/pdf, 4 bytes)", vec![pdf()])
+    ToolResult::ok("file (application/pdf, 4 bytes)").with_parts([pdf()])
 }
 
 pub fn with_wav() -> ToolResult {
-    ToolResult::ok_with_parts("audio (audio/wav, 4 bytes)", vec![wav()])
+    ToolResult::ok("audio (audio/wav, 4 bytes)").with_parts([wav()])
 }
 
 pub fn with_ogg() -> ToolResult {
-    ToolResult::ok_with_parts("audio (audio/ogg, 4 bytes)", vec![ogg()])
+    ToolResult::ok("audio (audio/ogg, 4 bytes)").with_parts([ogg()])
 }
 
 pub fn json<T: serde::Serialize>(value: &T) -> serde_json::Value {

@@ -4,7 +4,7 @@ use schemars::Schema;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::gemini_schema::to_gemini;
+use super::schema::to_gemini;
 use crate::tool::Tool;
 
 /// One Gemini `functionDeclarations[]` entry:
@@ -58,19 +58,20 @@ impl GeminiDeclaration<'_> {
 /// object schema with no properties.
 ///
 /// ```
-/// use toolresult::tool::{self, declaration};
+/// use toolresult::provider::gemini;
+/// use toolresult::tool::{self};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Args { city: String, days: Option<u8> }
 ///
-/// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city);
+/// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city)?;
 /// assert_eq!(
-///     serde_json::to_string(&declaration::gemini(&weather))?,
+///     serde_json::to_string(&gemini::declare(&weather))?,
 ///     r#"{"name":"get_weather","description":"Current weather for a city","parameters":{"type":"object","properties":{"city":{"type":"string"},"days":{"type":"integer","maximum":255,"minimum":0,"nullable":true}},"required":["city"]}}"#
 /// );
-/// # Ok::<(), serde_json::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn gemini<T: Tool + ?Sized>(tool: &T) -> GeminiDeclaration<'_> {
+pub fn declare<T: Tool + ?Sized>(tool: &T) -> GeminiDeclaration<'_> {
     let mut parameters = to_gemini(tool.input_schema().as_value());
     if let Value::Object(root) = &mut parameters {
         root.insert("type".to_owned(), Value::String("object".to_owned()));
@@ -102,20 +103,21 @@ pub struct GeminiTools<'a> {
 /// The Gemini `tools[]` entry declaring all of `tools`.
 ///
 /// ```
-/// use toolresult::tool::{self, declaration, Tool};
+/// use toolresult::provider::gemini;
+/// use toolresult::tool::{self, Tool};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct NoArgs {}
 ///
-/// let tools: Vec<Box<dyn Tool>> = vec![Box::new(tool::function("now", "The time", |_: NoArgs| "noon"))];
+/// let tools: Vec<Box<dyn Tool>> = vec![Box::new(tool::function("now", "The time", |_: NoArgs| "noon")?)];
 /// assert_eq!(
-///     serde_json::to_string(&declaration::gemini_tools(&tools))?,
+///     serde_json::to_string(&gemini::declare_tools(&tools))?,
 ///     r#"{"functionDeclarations":[{"name":"now","description":"The time"}]}"#
 /// );
-/// # Ok::<(), serde_json::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn gemini_tools<T: Tool>(tools: &[T]) -> GeminiTools<'_> {
+pub fn declare_tools<T: Tool>(tools: &[T]) -> GeminiTools<'_> {
     GeminiTools {
-        function_declarations: tools.iter().map(gemini).collect(),
+        function_declarations: tools.iter().map(declare).collect(),
     }
 }

@@ -4,10 +4,10 @@
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::render::{openai_responses, PartPolicy, ToolCall};
+/// use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
 ///
 /// let wav = ContentPart::from_bytes(vec![0u8; 41984], "audio/wav")?;
-/// let result = ToolResult::ok_with_parts(wav.describe(), vec![wav]);
+/// let result = ToolResult::ok(wav.describe()).with_parts([wav]);
 /// let err = openai_responses::render(ToolCall::new("call_1", "speak"), &result, PartPolicy::Strict)
 ///     .unwrap_err();
 /// assert_eq!(

@@ -6,7 +6,7 @@
 /// (`content[2]`, `parts[0]`) and what was wrong.
 ///
 /// ```
-/// use toolresult::render::{mcp, ConvertError};
+/// use toolresult::provider::{mcp, ConvertError};
 ///
 /// let bad = serde_json::json!({"content": [{"type": "image", "mimeType": "image/png"}]});
 /// let err = mcp::from_value(&bad).unwrap_err();

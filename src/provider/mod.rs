@@ -28,10 +28,10 @@
 //!
 //! ```
 //! use toolresult::canonical::{ContentPart, ToolResult};
-//! use toolresult::render::{anthropic, PartPolicy, ToolCall};
+//! use toolresult::provider::{anthropic, PartPolicy, ToolCall};
 //!
 //! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-//! let shot = ToolResult::ok_with_parts(png.describe(), vec![png]);
+//! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! let call = ToolCall::new("toolu_1", "screenshot");
 //! let block = anthropic::render(call, &shot, PartPolicy::Placeholder)?;
 //! let json = serde_json::to_value(&block)?;
@@ -48,6 +48,7 @@ pub mod mcp;
 pub mod openai_chat;
 pub mod openai_responses;
 mod policy;
+mod strict;
 #[cfg(feature = "toolnexus")]
 mod toolnexus;
 
@@ -61,7 +62,7 @@ pub use policy::PartPolicy;
 /// (and the id, when there is one), the OpenAI relocation label both.
 ///
 /// ```
-/// use toolresult::render::ToolCall;
+/// use toolresult::provider::ToolCall;
 /// let call = ToolCall::new("call_1", "lookup");
 /// assert_eq!((call.id, call.name), ("call_1", "lookup"));
 /// ```

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use toolresult::canonical::ToolResult;
-//! use toolresult::render::{anthropic, PartPolicy, ToolCall};
+//! use toolresult::provider::{anthropic, PartPolicy, ToolCall};
 //!
 //! let missing = ToolResult::error("No such config key: nope");
 //! let block = anthropic::render(ToolCall::new("toolu_1", "config"), &missing, PartPolicy::Strict)?;
@@ -27,8 +27,8 @@ use serde::Serialize;
 
 use crate::canonical::{ContentPart, ToolResult};
 
-use super::encode::{Base64, Media, Source};
-use super::{PartPolicy, RenderError, ToolCall};
+use crate::provider::encode::{Base64, Media, Source};
+use crate::provider::{PartPolicy, RenderError, ToolCall};
 
 const STYLE: &str = "Anthropic";
 const IMAGES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -84,10 +84,10 @@ enum BlockSource<'a> {
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::render::{anthropic, PartPolicy, ToolCall};
+/// use toolresult::provider::{anthropic, PartPolicy, ToolCall};
 ///
 /// let pdf = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))?;
-/// let report = ToolResult::ok_with_parts("the Q3 report", vec![pdf]);
+/// let report = ToolResult::ok("the Q3 report").with_parts([pdf]);
 /// let block = anthropic::render(ToolCall::new("toolu_1", "report"), &report, PartPolicy::Strict)?;
 /// let json = serde_json::to_value(&block)?;
 /// assert_eq!(

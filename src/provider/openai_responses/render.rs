@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use toolresult::canonical::ToolResult;
-//! use toolresult::render::{openai_responses, PartPolicy, ToolCall};
+//! use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
 //!
 //! let result = ToolResult::ok("eu-west-1");
 //! let item = openai_responses::render(ToolCall::new("call_1", "region"), &result, PartPolicy::Strict)?;
@@ -27,8 +27,8 @@ use serde::Serialize;
 
 use crate::canonical::{ContentPart, ToolResult};
 
-use super::encode::{DataUrl, Media, Source, UrlRef};
-use super::{PartPolicy, RenderError, ToolCall};
+use crate::provider::encode::{DataUrl, Media, Source, UrlRef};
+use crate::provider::{PartPolicy, RenderError, ToolCall};
 
 const STYLE: &str = "OpenAI Responses";
 const IMAGES: &[&str] = &["image/png", "image/jpeg", "image/webp", "image/gif"];
@@ -75,10 +75,10 @@ enum OutputItem<'a> {
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::render::{openai_responses, PartPolicy, ToolCall};
+/// use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
 ///
 /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-/// let shot = ToolResult::ok_with_parts(png.describe(), vec![png]);
+/// let shot = ToolResult::ok(png.describe()).with_parts([png]);
 /// let item = openai_responses::render(ToolCall::new("call_1", "shot"), &shot, PartPolicy::Strict)?;
 /// let json = serde_json::to_value(&item)?;
 /// assert_eq!(json["output"][0], serde_json::json!({"type": "input_text", "text": "image (image/png, 82 bytes)"}));

@@ -4,10 +4,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::canonical::{ContentPart, MediaType, ToolResult};
-use crate::render::ConvertError;
-use crate::render::convert_error::type_name;
-
-use super::contract_json;
+use crate::provider::ConvertError;
+use crate::provider::convert_error::type_name;
 
 /// The output of an error result with neither text nor parts.
 const NO_ERROR_TEXT: &str = "MCP tool returned an error";
@@ -28,7 +26,7 @@ const UNKNOWN_MIME: &str = "application/octet-stream";
 ///
 /// ```
 /// use serde_json::json;
-/// use toolresult::render::mcp;
+/// use toolresult::provider::mcp;
 ///
 /// let result = mcp::from_value(&json!({
 ///     "content": [{"type": "text", "text": "3 rows"}],
@@ -43,7 +41,7 @@ const UNKNOWN_MIME: &str = "application/octet-stream";
 /// }))?;
 /// assert!(failed.is_error);
 /// assert_eq!(failed.output, "no such table");
-/// # Ok::<(), toolresult::render::ConvertError>(())
+/// # Ok::<(), toolresult::provider::ConvertError>(())
 /// ```
 pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
     let Some(object) = value.as_object() else {
@@ -131,7 +129,7 @@ pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
                 fields.insert("type".into(), "file".into());
                 fields.insert("mimeType".into(), mime_of(resource, uri, &inner)?.into());
                 fields.insert("data".into(), blob.into());
-                let name = uri.rsplit('/').next().unwrap_or_default();
+                let name = name_of(uri);
                 if !name.is_empty() {
                     fields.insert("name".into(), name.into());
                 }
@@ -160,7 +158,15 @@ pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
             NO_ERROR_TEXT.to_owned()
         }
     } else if let Some(structured) = structured {
-        contract_json(structured)
+        // The text block holding the same JSON is `output` as it was
+        // written; only without one is the value written out again.
+        match texts
+            .iter()
+            .find(|text| serde_json::from_str::<Value>(text).is_ok_and(|v| &v == structured))
+        {
+            Some(text) => (*text).to_owned(),
+            None => contract_json(structured),
+        }
     } else {
         let joined = texts.join("\n");
         if joined.is_empty() && !parts.is_empty() {
@@ -175,6 +181,57 @@ pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
         parts,
         metadata: None,
     })
+}
+
+/// The part name an embedded resource's `uri` gives: the percent-decoded
+/// path of a `file:///` URI (the crate writes those), else the last `/`
+/// segment of any other.
+fn name_of(uri: &str) -> String {
+    let Some(path) = uri.strip_prefix("file:///") else {
+        return uri.rsplit('/').next().unwrap_or_default().to_owned();
+    };
+    let bytes = path.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        let escaped = (byte == b'%')
+            .then(|| bytes.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|hex| std::str::from_utf8(hex).ok())
+            .and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        match escaped {
+            Some(value) => {
+                decoded.push(value);
+                i += 3;
+            }
+            None => {
+                decoded.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&decoded).into_owned()
+}
+
+/// The JSON text of a structured value as every port of the contract writes
+/// it: compact, with `<`, `>`, `&`, U+2028 and U+2029 escaped.
+fn contract_json(value: &Value) -> String {
+    let plain = value.to_string();
+    if !plain.contains(['<', '>', '&', '\u{2028}', '\u{2029}']) {
+        return plain;
+    }
+    let mut out = String::with_capacity(plain.len() + 16);
+    for c in plain.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn describe(parts: &[ContentPart]) -> String {

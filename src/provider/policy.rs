@@ -8,10 +8,10 @@ use super::{RenderError, ToolCall};
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::render::{anthropic, PartPolicy, ToolCall};
+/// use toolresult::provider::{anthropic, PartPolicy, ToolCall};
 ///
 /// let wav = ContentPart::from_bytes(vec![0u8; 16], "audio/wav")?;
-/// let result = ToolResult::ok_with_parts(wav.describe(), vec![wav]);
+/// let result = ToolResult::ok(wav.describe()).with_parts([wav]);
 /// let call = ToolCall::new("toolu_1", "speak");
 ///
 /// let block = anthropic::render(call, &result, PartPolicy::Placeholder)?;

@@ -19,17 +19,18 @@ pub struct AnthropicDeclaration<'a> {
 /// it is (Anthropic takes JSON Schema).
 ///
 /// ```
-/// use toolresult::tool::{self, declaration};
+/// use toolresult::provider::anthropic;
+/// use toolresult::tool::{self};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Args { city: String }
 ///
-/// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city);
-/// let json = serde_json::to_value(declaration::anthropic(&weather))?;
+/// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city)?;
+/// let json = serde_json::to_value(anthropic::declare(&weather))?;
 /// assert_eq!(json["input_schema"]["required"], serde_json::json!(["city"]));
-/// # Ok::<(), serde_json::Error>(())
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn anthropic<T: Tool + ?Sized>(tool: &T) -> AnthropicDeclaration<'_> {
+pub fn declare<T: Tool + ?Sized>(tool: &T) -> AnthropicDeclaration<'_> {
     AnthropicDeclaration {
         name: tool.name(),
         description: tool.description(),

@@ -13,7 +13,7 @@
 //!
 //! ```
 //! use toolresult::canonical::ToolResult;
-//! use toolresult::render::{gemini, PartPolicy, ToolCall};
+//! use toolresult::provider::{gemini, PartPolicy, ToolCall};
 //!
 //! let result = ToolResult::ok("eu-west-1");
 //! let parts = gemini::render(ToolCall::new("", "region"), &result, PartPolicy::Strict)?;
@@ -30,8 +30,8 @@ use serde::Serialize;
 
 use crate::canonical::{ContentPart, ToolResult};
 
-use super::encode::{Base64, Media, Source};
-use super::{PartPolicy, RenderError, ToolCall};
+use crate::provider::encode::{Base64, Media, Source};
+use crate::provider::{PartPolicy, RenderError, ToolCall};
 
 const STYLE: &str = "Gemini";
 const MEDIA: &[&str] = &[
@@ -51,11 +51,16 @@ const MEDIA: &[&str] = &[
     "text/plain",
 ];
 
-/// One Gemini content part of a rendered result.
+/// One Gemini content part of a rendered result: `{"functionResponse":{..}}`
+/// (the result itself), `{"text":..}` (a text part or a placeholder),
+/// `{"inlineData":{"mimeType","data"}}` (inline media) or
+/// `{"fileData":{"mimeType","fileUri"}}` (media by URL).
+#[derive(Debug, Clone, Serialize)]
+pub struct GeminiPart<'a>(Part<'a>);
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub enum GeminiPart<'a> {
+enum Part<'a> {
     /// `{"functionResponse":{..}}`: the result itself.
     FunctionResponse(FunctionResponse<'a>),
     /// `{"text":..}`: a text part or a placeholder.
@@ -68,7 +73,7 @@ pub enum GeminiPart<'a> {
 
 /// The `functionResponse` of a result.
 #[derive(Debug, Clone, Serialize)]
-pub struct FunctionResponse<'a> {
+struct FunctionResponse<'a> {
     #[serde(skip_serializing_if = "str::is_empty")]
     id: &'a str,
     name: &'a str,
@@ -85,7 +90,7 @@ enum Response<'a> {
 /// Inline media: `{"mimeType","data"}`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct InlineData<'a> {
+struct InlineData<'a> {
     mime_type: &'a str,
     data: Base64<'a>,
 }
@@ -93,7 +98,7 @@ pub struct InlineData<'a> {
 /// Media by URL: `{"mimeType","fileUri"}`.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct FileData<'a> {
+struct FileData<'a> {
     mime_type: &'a str,
     file_uri: &'a str,
 }
@@ -106,10 +111,10 @@ pub struct FileData<'a> {
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::render::{gemini, PartPolicy, ToolCall};
+/// use toolresult::provider::{gemini, PartPolicy, ToolCall};
 ///
 /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-/// let shot = ToolResult::ok_with_parts(png.describe(), vec![png]).with_is_error(true);
+/// let shot = ToolResult::error(png.describe()).with_parts([png]);
 /// let parts = gemini::render(ToolCall::new("", "shot"), &shot, PartPolicy::Strict)?;
 /// let json = serde_json::to_value(&parts)?;
 /// assert_eq!(json[0]["functionResponse"]["response"]["error"], "image (image/png, 82 bytes)");
@@ -127,26 +132,26 @@ pub fn render<'a>(
         Response::Output(&result.output)
     };
     let mut parts = Vec::with_capacity(result.parts.len() + 1);
-    parts.push(GeminiPart::FunctionResponse(FunctionResponse {
+    parts.push(GeminiPart(Part::FunctionResponse(FunctionResponse {
         id: call.id,
         name: call.name,
         response,
-    }));
+    })));
     for (index, part) in result.parts.iter().enumerate() {
         let rendered = match rendered(part) {
             Ok(rendered) => rendered,
-            Err(reason) => GeminiPart::Text(Cow::Owned(
+            Err(reason) => Part::Text(Cow::Owned(
                 policy.unsupported(STYLE, call, index, part, reason)?,
             )),
         };
-        parts.push(rendered);
+        parts.push(GeminiPart(rendered));
     }
     Ok(parts)
 }
 
-fn rendered(part: &ContentPart) -> Result<GeminiPart<'_>, &'static str> {
+fn rendered(part: &ContentPart) -> Result<Part<'_>, &'static str> {
     let Some(media) = Media::of(part) else {
-        return Ok(GeminiPart::Text(Cow::Borrowed(
+        return Ok(Part::Text(Cow::Borrowed(
             part.as_text().unwrap_or_default(),
         )));
     };
@@ -154,11 +159,11 @@ fn rendered(part: &ContentPart) -> Result<GeminiPart<'_>, &'static str> {
         return Err("the mime type is not one Gemini accepts");
     }
     Ok(match media.source {
-        Source::Data(data) => GeminiPart::InlineData(InlineData {
+        Source::Data(data) => Part::InlineData(InlineData {
             mime_type: media.mime_type,
             data: Base64(data),
         }),
-        Source::Url(url) => GeminiPart::FileData(FileData {
+        Source::Url(url) => Part::FileData(FileData {
             mime_type: media.mime_type,
             file_uri: url,
         }),

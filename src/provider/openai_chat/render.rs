@@ -16,16 +16,16 @@
 //!
 //! ```
 //! use toolresult::canonical::{ContentPart, ToolResult};
-//! use toolresult::render::{openai_chat, PartPolicy, ToolCall};
+//! use toolresult::provider::{openai_chat, PartPolicy, ToolCall};
 //!
 //! let found = ToolResult::ok("eu-west-1");
 //! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-//! let shot = ToolResult::ok_with_parts(png.describe(), vec![png]);
+//! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! let turn = [
 //!     (ToolCall::new("call_1", "region"), &found),
 //!     (ToolCall::new("call_2", "screenshot"), &shot),
 //! ];
-//! let messages = openai_chat::render_turn(&turn, PartPolicy::Placeholder)?;
+//! let messages = openai_chat::render(&turn, PartPolicy::Placeholder)?;
 //! let json = serde_json::to_value(&messages)?;
 //! assert_eq!(json[0]["content"], "eu-west-1");
 //! assert_eq!(json[1]["content"], "image (image/png, 82 bytes)");
@@ -41,40 +41,32 @@ use serde::Serialize;
 
 use crate::canonical::{ContentPart, ToolResult};
 
-use super::encode::{Base64, DataUrl, Media, Source, UrlRef};
-use super::{PartPolicy, RenderError, ToolCall};
+use crate::provider::encode::{Base64, DataUrl, Media, Source, UrlRef};
+use crate::provider::{PartPolicy, RenderError, ToolCall};
 
 const STYLE: &str = "OpenAI Chat Completions";
 const IMAGES: &[&str] = &["image/png", "image/jpeg", "image/webp", "image/gif"];
 const PDF: &str = "application/pdf";
 const DEFAULT_FILENAME: &str = "file.pdf";
 
-/// One Chat Completions message of a rendered turn.
+/// One Chat Completions message of a rendered turn: a `tool` message
+/// (`{"role":"tool","tool_call_id":..,"content":..}`) or the `user` message
+/// carrying the turn's non-text parts (`{"role":"user","content":[..]}`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ChatMessage<'a>(Message<'a>);
+
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum ChatMessage<'a> {
-    /// `{"role":"tool","tool_call_id":..,"content":..}`.
+enum Message<'a> {
     Tool(ToolMessage<'a>),
-    /// `{"role":"user","content":[..]}`: the turn's non-text parts.
     User(UserMessage<'a>),
 }
 
 /// A `tool` message: one result's text.
-///
-/// Serialises without its role; inside a [`ChatMessage`] it gets `"role":"tool"`.
 #[derive(Debug, Clone, Serialize)]
-pub struct ToolMessage<'a> {
+struct ToolMessage<'a> {
     tool_call_id: &'a str,
     content: ToolContent<'a>,
-}
-
-impl<'a> ToolMessage<'a> {
-    /// The message with its role, ready to send.
-    #[must_use]
-    pub fn into_message(self) -> ChatMessage<'a> {
-        ChatMessage::Tool(self)
-    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -86,7 +78,7 @@ enum ToolContent<'a> {
 
 /// The synthetic `user` message carrying a turn's non-text parts.
 #[derive(Debug, Clone, Serialize)]
-pub struct UserMessage<'a> {
+struct UserMessage<'a> {
     content: Vec<ChatItem<'a>>,
 }
 
@@ -117,25 +109,9 @@ struct InputAudio<'a> {
 }
 
 /// The `tool` message for one result: its `output` and text parts only.
-///
 /// With no text parts, `content` is the plain `output` string, so the
-/// message is byte-identical to a plain string tool message. Non-text parts
-/// are not here: render the whole turn with [`render_turn`] to carry them.
-///
-/// ```
-/// use toolresult::canonical::ToolResult;
-/// use toolresult::render::{openai_chat, ToolCall};
-///
-/// let result = ToolResult::ok("eu-west-1");
-/// let message = openai_chat::tool_message(ToolCall::new("call_1", "region"), &result);
-/// assert_eq!(
-///     serde_json::to_string(&message.into_message())?,
-///     r#"{"role":"tool","tool_call_id":"call_1","content":"eu-west-1"}"#
-/// );
-/// # Ok::<(), serde_json::Error>(())
-/// ```
-#[must_use]
-pub fn tool_message<'a>(call: ToolCall<'a>, result: &'a ToolResult) -> ToolMessage<'a> {
+/// message is byte-identical to a plain string tool message.
+fn tool_message<'a>(call: ToolCall<'a>, result: &'a ToolResult) -> ToolMessage<'a> {
     let mut texts = result
         .parts
         .iter()
@@ -162,35 +138,39 @@ pub fn tool_message<'a>(call: ToolCall<'a>, result: &'a ToolResult) -> ToolMessa
 
 /// All the messages answering one assistant turn: a `tool` message per
 /// result, in call order, then (when any result has non-text parts) one
-/// `user` message carrying them.
+/// `user` message carrying them. A `tool` message carries `output` and the
+/// text parts; with no text parts its `content` is the plain `output`
+/// string.
 ///
 /// # Errors
 /// Under [`PartPolicy::Strict`], a part Chat Completions cannot carry.
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::render::{openai_chat, PartPolicy, ToolCall};
+/// use toolresult::provider::{openai_chat, PartPolicy, ToolCall};
 ///
 /// let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")?.with_name("q3.pdf");
-/// let report = ToolResult::ok_with_parts(pdf.describe(), vec![pdf]);
+/// let report = ToolResult::ok(pdf.describe()).with_parts([pdf]);
 /// let turn = [(ToolCall::new("call_1", "report"), &report)];
-/// let json = serde_json::to_value(openai_chat::render_turn(&turn, PartPolicy::Strict)?)?;
+/// let json = serde_json::to_value(openai_chat::render(&turn, PartPolicy::Strict)?)?;
 /// assert_eq!(json[1]["content"][1]["file"]["filename"], "q3.pdf");
 /// assert_eq!(json[1]["content"][1]["file"]["file_data"], "data:application/pdf;base64,JVBERg==");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn render_turn<'a>(
+pub fn render<'a>(
     results: &[(ToolCall<'a>, &'a ToolResult)],
     policy: PartPolicy,
 ) -> Result<Vec<ChatMessage<'a>>, RenderError> {
     let mut messages = Vec::with_capacity(results.len() + 1);
     let mut relocated = Vec::new();
     for &(call, result) in results {
-        messages.push(ChatMessage::Tool(tool_message(call, result)));
+        messages.push(ChatMessage(Message::Tool(tool_message(call, result))));
         relocate(call, result, policy, &mut relocated)?;
     }
     if !relocated.is_empty() {
-        messages.push(ChatMessage::User(UserMessage { content: relocated }));
+        messages.push(ChatMessage(Message::User(UserMessage {
+            content: relocated,
+        })));
     }
     Ok(messages)
 }

@@ -1,0 +1,117 @@
+//! What every typed tool is defined with: name, description, schemas,
+//! safety, and its wording of unexpected errors.
+
+use schemars::{JsonSchema, Schema};
+
+use super::name::{self, InvalidToolName};
+use super::schema::{input_schema, model_facing_schema, output_schema};
+use super::{ToolReturn, ToolSafety};
+use crate::{Lowered, ToolError, UnexpectedError};
+
+/// The parts of a tool's definition that do not depend on its body.
+pub(crate) struct Definition {
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) input: Schema,
+    pub(crate) output: Schema,
+    pub(crate) model_facing: Schema,
+    pub(crate) safety: ToolSafety,
+    pub(crate) unexpected: Option<fn(&UnexpectedError) -> ToolError>,
+}
+
+impl Definition {
+    /// The definition of a tool taking `Args` and returning `R`; the name
+    /// is checked against every provider's rule, the schemas made once.
+    pub(crate) fn of<Args: JsonSchema, R: ToolReturn>(
+        name: String,
+        description: String,
+    ) -> Result<Self, InvalidToolName> {
+        name::check(&name)?;
+        Ok(Self {
+            name,
+            description,
+            input: input_schema::<Args>(),
+            output: output_schema::<R::Value>(),
+            model_facing: model_facing_schema::<R::Value, R::Error>(),
+            safety: ToolSafety::default(),
+            unexpected: None,
+        })
+    }
+
+    /// The last step of every call: the tool's own wording of unexpected
+    /// errors, when it has one.
+    pub(crate) fn finish(&self, mut lowered: Lowered) -> Lowered {
+        if let Some(formatter) = self.unexpected {
+            lowered.reword_unexpected(formatter);
+        }
+        lowered
+    }
+}
+
+/// The builder methods and the `Tool` accessors both tool types share.
+macro_rules! defined_tool {
+    ($tool:ident) => {
+        impl<Args, X, F> $tool<Args, X, F> {
+            /// The same tool declaring what it does to the world (the
+            /// default promises nothing): the retry policy reads it, and MCP
+            /// declarations carry it as annotations.
+            pub fn with_safety(mut self, safety: $crate::tool::ToolSafety) -> Self {
+                self.definition.safety = safety;
+                self
+            }
+
+            /// The same tool wording its unexpected errors (a `?` on any
+            /// error, a panic) with `formatter`, which sees the error's type
+            /// and I/O kind, never its text. The default is
+            /// [`UnexpectedError::default_message`](crate::UnexpectedError::default_message).
+            pub fn with_unexpected_message(
+                mut self,
+                formatter: fn(&$crate::UnexpectedError) -> $crate::ToolError,
+            ) -> Self {
+                self.definition.unexpected = Some(formatter);
+                self
+            }
+        }
+
+        impl<Args, X, F> std::fmt::Debug for $tool<Args, X, F> {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($tool))
+                    .field("name", &self.definition.name)
+                    .field("description", &self.definition.description)
+                    .field("safety", &self.definition.safety)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
+/// The `Tool` methods read from the definition.
+macro_rules! definition_accessors {
+    () => {
+        fn name(&self) -> &str {
+            &self.definition.name
+        }
+
+        fn description(&self) -> &str {
+            &self.definition.description
+        }
+
+        fn input_schema(&self) -> &schemars::Schema {
+            &self.definition.input
+        }
+
+        fn output_schema(&self) -> &schemars::Schema {
+            &self.definition.output
+        }
+
+        fn model_facing_schema(&self) -> &schemars::Schema {
+            &self.definition.model_facing
+        }
+
+        fn safety(&self) -> $crate::tool::ToolSafety {
+            self.definition.safety
+        }
+    };
+}
+
+pub(crate) use {defined_tool, definition_accessors};

@@ -1,0 +1,103 @@
+//! `Diagnostics`: the Rust channel of a result, the one type that holds it.
+
+use std::backtrace::{Backtrace, BacktraceStatus};
+use std::fmt;
+use std::time::Duration;
+
+use super::unexpected::{UnexpectedError, model_facing_type_name};
+
+/// What the Rust side knows of a call: the source error with its whole
+/// chain, the tri-state transient hint and the retry-after.
+///
+/// A [`Failure`](crate::Failure) holds it while the tool runs, and lowering
+/// hands it over beside the canonical result in [`Lowered`](crate::Lowered),
+/// so middleware decides (retry, log, alert) without parsing text. It is
+/// never serialised, and its `Debug` shows the source's type, never its text.
+/// A success's diagnostics are empty.
+///
+/// ```
+/// use toolresult::{Failure, IntoToolResult, ToolError, ToolResult};
+///
+/// let refused = std::io::Error::new(std::io::ErrorKind::ConnectionRefused, "db at 10.1.2.3");
+/// let result = ToolResult::<u32>::fail(
+///     Failure::new(ToolError::new("the database is unavailable")).with_source(refused).transient(),
+/// );
+/// let lowered = result.lower();
+/// assert!(lowered.result.is_error);
+/// let diagnostics = &lowered.diagnostics;
+/// assert_eq!(diagnostics.source_type_name(), Some("std::io::Error"));
+/// assert!(diagnostics.source().unwrap().is::<std::io::Error>());
+/// assert_eq!(diagnostics.is_transient(), Some(true));
+/// assert!(!format!("{diagnostics:?}").contains("10.1.2.3"));
+/// ```
+#[derive(Default)]
+pub struct Diagnostics {
+    pub(crate) source: Option<anyhow::Error>,
+    pub(crate) source_type: Option<&'static str>,
+    pub(crate) transient: Option<bool>,
+    pub(crate) retry_after: Option<Duration>,
+    /// Set when the model-facing error was made from the source alone, so a
+    /// tool's own formatter can word it again.
+    pub(crate) unexpected: Option<UnexpectedError>,
+}
+
+impl Diagnostics {
+    pub(crate) fn set_source<X>(&mut self, source: X)
+    where
+        X: Into<anyhow::Error>,
+    {
+        self.source_type = Some(model_facing_type_name::<X>());
+        self.source = Some(source.into());
+    }
+
+    /// The source error: downcast it with `downcast_ref`, walk it with `chain`.
+    #[must_use]
+    pub fn source(&self) -> Option<&anyhow::Error> {
+        self.source.as_ref()
+    }
+
+    /// The source error, taken out.
+    #[must_use]
+    pub fn into_source(self) -> Option<anyhow::Error> {
+        self.source
+    }
+
+    /// The name of the source error's type, as the crate shows it
+    /// (`std::io::Error`, `ToolPanicked`, `DbError`): stable and short, never
+    /// the source's text.
+    #[must_use]
+    pub fn source_type_name(&self) -> Option<&'static str> {
+        self.source_type
+    }
+
+    /// The transient hint: `Some(true)` retry, `Some(false)` never, `None`
+    /// let the retry policy decide from the source.
+    #[must_use]
+    pub fn is_transient(&self) -> Option<bool> {
+        self.transient
+    }
+
+    /// The delay asked for before a retry.
+    #[must_use]
+    pub fn retry_after(&self) -> Option<Duration> {
+        self.retry_after
+    }
+
+    /// The backtrace of the source, when one was captured (by anyhow, with
+    /// `RUST_BACKTRACE` or `RUST_LIB_BACKTRACE` set).
+    #[must_use]
+    pub fn backtrace(&self) -> Option<&Backtrace> {
+        let backtrace = self.source.as_ref()?.backtrace();
+        (backtrace.status() == BacktraceStatus::Captured).then_some(backtrace)
+    }
+}
+
+impl fmt::Debug for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Diagnostics")
+            .field("source_type", &self.source_type)
+            .field("transient", &self.transient)
+            .field("retry_after", &self.retry_after)
+            .finish()
+    }
+}
