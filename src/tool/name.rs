@@ -87,10 +87,16 @@ pub(crate) fn check(name: &str) -> Result<(), InvalidToolName> {
     })
 }
 
-/// The name as the error shows it: its first 64 characters, then `…`.
+/// The name as the error shows it: its first 64 characters, control
+/// characters escaped, then `…` when there were more.
 fn shown(name: &str) -> String {
-    match name.char_indices().nth(MAX_LEN) {
-        Some((cut, _)) => format!("{}…", name.get(..cut).unwrap_or(name)),
-        None => name.to_owned(),
+    let (kept, cut) = match name.char_indices().nth(MAX_LEN) {
+        Some((at, _)) => (name.get(..at).unwrap_or(name), true),
+        None => (name, false),
+    };
+    let mut shown: String = kept.escape_debug().collect();
+    if cut {
+        shown.push('…');
     }
+    shown
 }
