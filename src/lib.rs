@@ -143,6 +143,8 @@ pub mod canonical;
 pub mod provider;
 pub mod retry;
 pub mod tool;
+#[cfg(feature = "toolbox")]
+pub mod toolbox;
 mod typed;
 
 pub use tool::Tool;

@@ -39,7 +39,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod answered;
 pub mod anthropic;
+mod calls;
 mod convert_error;
 mod encode;
 mod error;
@@ -52,6 +54,8 @@ mod strict;
 #[cfg(feature = "toolnexus")]
 mod toolnexus;
 
+pub use answered::Answered;
+pub use calls::{Arguments, Call, ReadCallsError};
 pub use convert_error::ConvertError;
 pub use error::RenderError;
 pub use policy::PartPolicy;

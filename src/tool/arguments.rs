@@ -54,6 +54,11 @@ impl InvalidArguments {
             object @ Value::Object(_) => object,
             other => return Err(Self::not_an_object(&other)),
         };
+        // The common case decodes straight from the value; only a failure
+        // is decoded again, tracking the path, to say where it went wrong.
+        if let Ok(decoded) = serde::Deserialize::deserialize(&args) {
+            return Ok(decoded);
+        }
         serde_path_to_error::deserialize(args).map_err(|error| {
             let path = error.path().to_string();
             Self {
@@ -62,6 +67,22 @@ impl InvalidArguments {
                 error: error.into_inner(),
             }
         })
+    }
+
+    /// Decodes arguments sent as JSON text (OpenAI's `arguments` string)
+    /// into `A`: an object decodes straight from the text; anything else,
+    /// and any failure, goes through [`parse`](Self::parse) and
+    /// [`decode`](Self::decode), which word the error.
+    ///
+    /// # Errors
+    /// Text that is not JSON, or arguments that do not fit `A`.
+    pub(crate) fn decode_text<A: DeserializeOwned>(arguments: &str) -> Result<A, Self> {
+        if arguments.trim_start().starts_with('{') {
+            if let Ok(decoded) = serde_json::from_str(arguments) {
+                return Ok(decoded);
+            }
+        }
+        Self::decode(Self::parse(arguments)?)
     }
 
     /// Parses arguments sent as JSON text (OpenAI's `arguments` string).

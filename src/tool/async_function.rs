@@ -64,7 +64,7 @@ pub fn async_function<Args, Fut, F>(
     body: F,
 ) -> Result<AsyncFunctionTool<Args, Fut, F>, InvalidToolName>
 where
-    Args: DeserializeOwned + JsonSchema,
+    Args: DeserializeOwned + JsonSchema + Send,
     Fut: Future<Output: ToolReturn> + Send,
     F: Fn(Args) -> Fut + Send + Sync,
 {
@@ -77,20 +77,39 @@ where
 
 impl<Args, Fut, F> Tool for AsyncFunctionTool<Args, Fut, F>
 where
-    Args: DeserializeOwned,
+    Args: DeserializeOwned + Send,
     Fut: Future<Output: ToolReturn> + Send,
     F: Fn(Args) -> Fut + Send + Sync,
 {
     definition_accessors!();
 
     fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
+        self.run(InvalidArguments::decode(args))
+    }
+
+    fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
+        self.run(InvalidArguments::decode_text(arguments))
+    }
+}
+
+impl<Args, Fut, F> AsyncFunctionTool<Args, Fut, F>
+where
+    Args: DeserializeOwned + Send,
+    Fut: Future<Output: ToolReturn> + Send,
+    F: Fn(Args) -> Fut + Send + Sync,
+{
+    /// The call of the decoded arguments: the body's future, with panics
+    /// caught poll by poll, lowered, worded by the tool.
+    fn run(
+        &self,
+        args: Result<Args, InvalidArguments>,
+    ) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
         let name = &self.definition.name;
         let call = CatchPanic::new(name, async move {
-            let args = match InvalidArguments::decode::<Args>(args) {
-                Ok(args) => args,
-                Err(invalid) => return invalid.lower(name),
-            };
-            (self.body)(args).await.lower()
+            match args {
+                Ok(args) => (self.body)(args).await.lower(),
+                Err(invalid) => invalid.lower(name),
+            }
         });
         Box::pin(async move { self.definition.finish(call.await) })
     }

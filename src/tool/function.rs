@@ -94,9 +94,9 @@ where
     R: ToolReturn,
     F: Fn(Args) -> R,
 {
-    fn run(&self, args: Value) -> Lowered {
+    fn run(&self, args: impl FnOnce() -> Result<Args, InvalidArguments>) -> Lowered {
         let name = &self.definition.name;
-        let lowered = catch_blocking(name, || match InvalidArguments::decode::<Args>(args) {
+        let lowered = catch_blocking(name, || match args() {
             Ok(args) => (self.body)(args).lower(),
             Err(invalid) => invalid.lower(name),
         });
@@ -113,10 +113,15 @@ where
     definition_accessors!();
 
     fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        Box::pin(async move { self.run(args) })
+        Box::pin(async move { self.run(|| InvalidArguments::decode(args)) })
+    }
+
+    fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
+        let lowered = self.run(|| InvalidArguments::decode_text(arguments));
+        Box::pin(std::future::ready(lowered))
     }
 
     fn call_blocking(&self, args: Value) -> Option<Lowered> {
-        Some(self.run(args))
+        Some(self.run(|| InvalidArguments::decode(args)))
     }
 }

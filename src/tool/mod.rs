@@ -76,7 +76,9 @@ pub use arguments::InvalidArguments;
 pub use async_function::{AsyncFunctionTool, async_function};
 pub use function::{FunctionTool, function};
 pub use name::InvalidToolName;
+pub(crate) use name::{check as check_name, shown as shown_name};
 pub use panic::ToolPanicked;
+pub(crate) use panic::catch_future;
 pub use returns::ToolReturn;
 pub use safety::ToolSafety;
 pub(crate) use schema::is_object_schema;
@@ -156,9 +158,9 @@ pub trait Tool: Send + Sync {
 }
 
 macro_rules! forward_tool {
-    ($($pointer:ident),*) => {$(
-        /// A boxed or shared tool is a tool.
-        impl<T: Tool + ?Sized> Tool for $pointer<T> {
+    ($($pointer:ty),*) => {$(
+        /// A boxed, shared or borrowed tool is a tool.
+        impl<T: Tool + ?Sized> Tool for $pointer {
             fn name(&self) -> &str {
                 (**self).name()
             }
@@ -190,4 +192,4 @@ macro_rules! forward_tool {
     )*};
 }
 
-forward_tool!(Box, Arc);
+forward_tool!(Box<T>, Arc<T>, &T);

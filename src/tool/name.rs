@@ -89,7 +89,7 @@ pub(crate) fn check(name: &str) -> Result<(), InvalidToolName> {
 
 /// The name as the error shows it: its first 64 characters, control
 /// characters escaped, then `…` when there were more.
-fn shown(name: &str) -> String {
+pub(crate) fn shown(name: &str) -> String {
     let (kept, cut) = match name.char_indices().nth(MAX_LEN) {
         Some((at, _)) => (name.get(..at).unwrap_or(name), true),
         None => (name, false),

@@ -74,10 +74,30 @@ impl ToolPanicked {
     }
 }
 
+impl ToolPanicked {
+    /// The error result of a caught panic of `tool`. The payload is dropped
+    /// under its own catch: a payload whose `Drop` panics again must not
+    /// unwind into the caller.
+    pub(crate) fn caught(tool: &str, payload: Box<dyn Any + Send>) -> Lowered {
+        let lowered = Self::new(tool, payload.as_ref()).lower();
+        let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+        lowered
+    }
+}
+
 /// Runs `body`, lowering a panic into the [`ToolPanicked`] result.
 pub(crate) fn catch_blocking(tool: &str, body: impl FnOnce() -> Lowered) -> Lowered {
     catch_unwind(AssertUnwindSafe(body))
-        .unwrap_or_else(|payload| ToolPanicked::new(tool, payload.as_ref()).lower())
+        .unwrap_or_else(|payload| ToolPanicked::caught(tool, payload))
+}
+
+/// `inner`, with a panic in any of its polls lowered into the
+/// [`ToolPanicked`] result.
+pub(crate) fn catch_future<'a>(
+    tool: &'a str,
+    inner: impl Future<Output = Lowered> + Send + 'a,
+) -> CatchPanic<'a> {
+    CatchPanic::new(tool, inner)
 }
 
 /// A future that lowers a panic in any poll of its inner future into the
@@ -114,7 +134,7 @@ impl Future for CatchPanic<'_> {
             }
             Err(payload) => {
                 this.inner = None;
-                Poll::Ready(ToolPanicked::new(this.tool, payload.as_ref()).lower())
+                Poll::Ready(ToolPanicked::caught(this.tool, payload))
             }
         }
     }

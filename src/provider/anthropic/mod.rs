@@ -1,7 +1,9 @@
 //! Anthropic Messages: declaring tools and rendering their answers.
 
+mod calls;
 mod declare;
 mod render;
 
-pub use declare::{AnthropicDeclaration, declare};
-pub use render::{ToolResultBlock, render};
+pub use calls::read_calls;
+pub use declare::{AnthropicDeclaration, declare, declare_tools};
+pub use render::{AnthropicReply, ToolResultBlock, render, reply};

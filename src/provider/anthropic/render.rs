@@ -28,7 +28,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{Base64, Media, Source};
-use crate::provider::{PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
 
 const STYLE: &str = "Anthropic";
 const IMAGES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -155,4 +155,45 @@ fn block(media: Media<'_>) -> Result<Block<'_>, &'static str> {
     } else {
         Err("only jpeg, png, gif and webp images and pdf documents are accepted")
     }
+}
+
+/// The `user` message answering one assistant turn:
+/// `{"role":"user","content":[tool_result, ...]}`, one `tool_result` block
+/// per call, in call order, first in the content as the Messages API requires.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnthropicReply<'a> {
+    role: &'static str,
+    content: Vec<ToolResultBlock<'a>>,
+}
+
+/// The message answering a turn: one [`render`]ed block per answer.
+///
+/// # Errors
+/// Under [`PartPolicy::Strict`], a part Anthropic cannot carry.
+///
+/// ```
+/// use toolresult::canonical::ToolResult;
+/// use toolresult::provider::{anthropic, PartPolicy, ToolCall};
+///
+/// let found = ToolResult::ok("eu-west-1");
+/// let missing = ToolResult::error("no such key");
+/// let turn = [(ToolCall::new("toolu_1", "lookup"), &found), (ToolCall::new("toolu_2", "lookup"), &missing)];
+/// assert_eq!(
+///     serde_json::to_string(&anthropic::reply(&turn, PartPolicy::Strict)?)?,
+///     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"eu-west-1"},{"type":"tool_result","tool_use_id":"toolu_2","content":"no such key","is_error":true}]}"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn reply<A: Answered>(
+    answers: &[A],
+    policy: PartPolicy,
+) -> Result<AnthropicReply<'_>, RenderError> {
+    let content = answers
+        .iter()
+        .map(|answer| render(answer.call(), answer.result(), policy))
+        .collect::<Result<_, _>>()?;
+    Ok(AnthropicReply {
+        role: "user",
+        content,
+    })
 }

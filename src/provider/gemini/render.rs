@@ -31,7 +31,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{Base64, Media, Source};
-use crate::provider::{PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
 
 const STYLE: &str = "Gemini";
 const MEDIA: &[&str] = &[
@@ -167,5 +167,45 @@ fn rendered(part: &ContentPart) -> Result<Part<'_>, &'static str> {
             mime_type: media.mime_type,
             file_uri: url,
         }),
+    })
+}
+
+/// The content answering one model turn:
+/// `{"role":"user","parts":[...]}`, each call's `functionResponse` (and its
+/// media parts after it) in call order.
+#[derive(Debug, Clone, Serialize)]
+pub struct GeminiReply<'a> {
+    role: &'static str,
+    parts: Vec<GeminiPart<'a>>,
+}
+
+/// The content answering a turn: every answer's [`render`]ed parts.
+///
+/// # Errors
+/// Under [`PartPolicy::Strict`], a part Gemini cannot carry.
+///
+/// ```
+/// use toolresult::canonical::ToolResult;
+/// use toolresult::provider::{gemini, PartPolicy, ToolCall};
+///
+/// let found = ToolResult::ok("eu-west-1");
+/// let turn = [(ToolCall::new("", "lookup"), &found)];
+/// assert_eq!(
+///     serde_json::to_string(&gemini::reply(&turn, PartPolicy::Strict)?)?,
+///     r#"{"role":"user","parts":[{"functionResponse":{"name":"lookup","response":{"output":"eu-west-1"}}}]}"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn reply<A: Answered>(
+    answers: &[A],
+    policy: PartPolicy,
+) -> Result<GeminiReply<'_>, RenderError> {
+    let mut parts = Vec::with_capacity(answers.len());
+    for answer in answers {
+        parts.extend(render(answer.call(), answer.result(), policy)?);
+    }
+    Ok(GeminiReply {
+        role: "user",
+        parts,
     })
 }

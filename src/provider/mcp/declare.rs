@@ -132,3 +132,25 @@ impl TryFrom<McpDeclaration<'_>> for rmcp::model::Tool {
         serde_json::to_value(declared).and_then(serde_json::from_value)
     }
 }
+
+/// The declarations of all of `tools`, in order: the provider's `tools`
+/// array (a [`Toolbox`](crate::toolbox::Toolbox)'s `tools()`, say).
+///
+/// ```
+/// use toolresult::provider::mcp;
+/// use toolresult::tool::{self, Tool};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct NoArgs {}
+///
+/// let tools: Vec<Box<dyn Tool>> = vec![
+///     Box::new(tool::function("now", "The time", |_: NoArgs| "noon")?),
+///     Box::new(tool::function("today", "The date", |_: NoArgs| "Thursday")?),
+/// ];
+/// let declared = serde_json::to_value(mcp::declare_tools(&tools))?;
+/// assert_eq!(declared.as_array().map(Vec::len), Some(2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn declare_tools<T: Tool>(tools: &[T]) -> Vec<McpDeclaration<'_>> {
+    tools.iter().map(declare).collect()
+}

@@ -62,6 +62,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use crate::canonical::{ContentPart, PartKind, ToolResult};
+use crate::provider::Answered;
 use crate::provider::encode::{Base64, Media, Source};
 
 /// The `uri` of an embedded file part that has no name.
@@ -196,4 +197,30 @@ fn file_uri(name: Option<&str>) -> Cow<'static, str> {
         }
     }
     Cow::Owned(uri)
+}
+
+/// The `CallToolResult`s answering a turn's `tools/call` requests, one per
+/// answer in order, each with its `structuredContent`. Each is the `result`
+/// of the JSON-RPC response to its request, whose envelope (and `id`) the
+/// MCP server writes.
+///
+/// ```
+/// use toolresult::provider::mcp;
+/// use toolresult::provider::ToolCall;
+/// use toolresult::canonical::ToolResult;
+///
+/// let found = ToolResult::ok("eu-west-1");
+/// let answers = mcp::reply(&[(ToolCall::new("7", "lookup"), &found)]);
+/// assert_eq!(
+///     serde_json::to_string(&answers)?,
+///     r#"[{"content":[{"type":"text","text":"eu-west-1"}],"isError":false}]"#
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[must_use]
+pub fn reply<A: Answered>(answers: &[A]) -> Vec<CallToolResult<'_>> {
+    answers
+        .iter()
+        .map(|answer| render(answer.result(), answer.structured_content()))
+        .collect()
 }

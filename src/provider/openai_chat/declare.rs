@@ -70,3 +70,25 @@ pub fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiChatDeclaration<'_> {
         },
     }
 }
+
+/// The declarations of all of `tools`, in order: the provider's `tools`
+/// array (a [`Toolbox`](crate::toolbox::Toolbox)'s `tools()`, say).
+///
+/// ```
+/// use toolresult::provider::openai_chat;
+/// use toolresult::tool::{self, Tool};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct NoArgs {}
+///
+/// let tools: Vec<Box<dyn Tool>> = vec![
+///     Box::new(tool::function("now", "The time", |_: NoArgs| "noon")?),
+///     Box::new(tool::function("today", "The date", |_: NoArgs| "Thursday")?),
+/// ];
+/// let declared = serde_json::to_value(openai_chat::declare_tools(&tools))?;
+/// assert_eq!(declared.as_array().map(Vec::len), Some(2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn declare_tools<T: Tool>(tools: &[T]) -> Vec<OpenAiChatDeclaration<'_>> {
+    tools.iter().map(declare).collect()
+}

@@ -25,7 +25,7 @@
 //!     (ToolCall::new("call_1", "region"), &found),
 //!     (ToolCall::new("call_2", "screenshot"), &shot),
 //! ];
-//! let messages = openai_chat::render(&turn, PartPolicy::Placeholder)?;
+//! let messages = openai_chat::reply(&turn, PartPolicy::Placeholder)?;
 //! let json = serde_json::to_value(&messages)?;
 //! assert_eq!(json[0]["content"], "eu-west-1");
 //! assert_eq!(json[1]["content"], "image (image/png, 82 bytes)");
@@ -42,7 +42,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{Base64, DataUrl, Media, Source, UrlRef};
-use crate::provider::{PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
 
 const STYLE: &str = "OpenAI Chat Completions";
 const IMAGES: &[&str] = &["image/png", "image/jpeg", "image/webp", "image/gif"];
@@ -152,18 +152,19 @@ fn tool_message<'a>(call: ToolCall<'a>, result: &'a ToolResult) -> ToolMessage<'
 /// let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")?.with_name("q3.pdf");
 /// let report = ToolResult::ok(pdf.describe()).with_parts([pdf]);
 /// let turn = [(ToolCall::new("call_1", "report"), &report)];
-/// let json = serde_json::to_value(openai_chat::render(&turn, PartPolicy::Strict)?)?;
+/// let json = serde_json::to_value(openai_chat::reply(&turn, PartPolicy::Strict)?)?;
 /// assert_eq!(json[1]["content"][1]["file"]["filename"], "q3.pdf");
 /// assert_eq!(json[1]["content"][1]["file"]["file_data"], "data:application/pdf;base64,JVBERg==");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn render<'a>(
-    results: &[(ToolCall<'a>, &'a ToolResult)],
+pub fn reply<A: Answered>(
+    answers: &[A],
     policy: PartPolicy,
-) -> Result<Vec<ChatMessage<'a>>, RenderError> {
-    let mut messages = Vec::with_capacity(results.len() + 1);
+) -> Result<Vec<ChatMessage<'_>>, RenderError> {
+    let mut messages = Vec::with_capacity(answers.len() + 1);
     let mut relocated = Vec::new();
-    for &(call, result) in results {
+    for answer in answers {
+        let (call, result) = (answer.call(), answer.result());
         messages.push(ChatMessage(Message::Tool(tool_message(call, result))));
         relocate(call, result, policy, &mut relocated)?;
     }

@@ -28,7 +28,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{DataUrl, Media, Source, UrlRef};
-use crate::provider::{PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
 
 const STYLE: &str = "OpenAI Responses";
 const IMAGES: &[&str] = &["image/png", "image/jpeg", "image/webp", "image/gif"];
@@ -153,4 +153,22 @@ fn item(part: &ContentPart) -> Result<OutputItem<'_>, &'static str> {
         return Err("a function call output has no audio input");
     }
     Err("only png, jpeg, webp and gif images and pdf files are accepted")
+}
+
+/// The input items answering one turn: a [`render`]ed
+/// `function_call_output` per answer, in call order, to send after the
+/// response's output items.
+///
+/// # Errors
+/// Under [`PartPolicy::Strict`], a part the Responses API cannot carry.
+///
+/// See [`Answered`] for an example.
+pub fn reply<A: Answered>(
+    answers: &[A],
+    policy: PartPolicy,
+) -> Result<Vec<FunctionCallOutput<'_>>, RenderError> {
+    answers
+        .iter()
+        .map(|answer| render(answer.call(), answer.result(), policy))
+        .collect()
 }

@@ -1,0 +1,49 @@
+//! `Answered`: what a provider's reply is made of, one answered call at a time.
+
+use serde_json::value::RawValue;
+
+use super::ToolCall;
+use crate::canonical::ToolResult;
+
+/// One answered call of a turn, as a provider's `reply` reads it: the call's
+/// id and name, the canonical result, and (for MCP) the structured content.
+///
+/// Implemented for the toolbox's
+/// [`CallOutcome`](crate::toolbox::CallOutcome) and for a pair of a
+/// [`ToolCall`] and a canonical result, for a loop of your own.
+///
+/// ```
+/// use toolresult::canonical::ToolResult;
+/// use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
+///
+/// let found = ToolResult::ok("eu-west-1");
+/// let items = openai_responses::reply(&[(ToolCall::new("call_1", "region"), &found)], PartPolicy::Strict)?;
+/// assert_eq!(
+///     serde_json::to_string(&items)?,
+///     r#"[{"type":"function_call_output","call_id":"call_1","output":"eu-west-1"}]"#
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait Answered {
+    /// The call answered.
+    fn call(&self) -> ToolCall<'_>;
+
+    /// Its canonical result.
+    fn result(&self) -> &ToolResult;
+
+    /// MCP's `structuredContent` for it, if any
+    /// ([`Lowered::structured_content`](crate::Lowered::structured_content)).
+    fn structured_content(&self) -> Option<&RawValue> {
+        None
+    }
+}
+
+impl Answered for (ToolCall<'_>, &ToolResult) {
+    fn call(&self) -> ToolCall<'_> {
+        self.0
+    }
+
+    fn result(&self) -> &ToolResult {
+        self.1
+    }
+}

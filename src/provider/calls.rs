@@ -1,0 +1,345 @@
+//! The tool calls of one assistant turn, as every provider's reader gives
+//! them, and why a message could not be read.
+
+use std::collections::HashMap;
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde_json::error::Category;
+
+/// How many characters of an offending value an error message quotes.
+const QUOTE_CHARS: usize = 64;
+
+/// One tool call the model made: the provider's id for it, the tool's name
+/// and the arguments as the provider sent them.
+///
+/// Each provider's `read_calls` gives the calls of a turn in the order the
+/// model made them; the answers go back in that order, under these ids.
+///
+/// ```
+/// use toolresult::provider::{openai_chat, Arguments, Call};
+///
+/// let calls = openai_chat::read_calls(
+///     r#"{"role":"assistant","tool_calls":[{"id":"call_1","type":"function",
+///         "function":{"name":"add","arguments":"{\"a\":2,\"b\":40}"}}]}"#,
+/// )?;
+/// assert_eq!(calls, [Call::new("call_1", "add", Arguments::Text(r#"{"a":2,"b":40}"#.into()))]);
+/// # Ok::<(), toolresult::provider::ReadCallsError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Call {
+    /// The provider's id for the call (`tool_calls[].id`, `call_id`, a
+    /// `tool_use` block's `id`, a Gemini `functionCall.id`, the JSON-RPC
+    /// `id`). Empty only for a Gemini call that has no id.
+    pub id: String,
+    /// The name of the tool the model called; never empty.
+    pub name: String,
+    /// The arguments, as the provider sent them.
+    pub arguments: Arguments,
+}
+
+impl Call {
+    /// A call with this id, tool name and arguments: what a reader gives,
+    /// and what a scripted turn or a test writes by hand.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolresult::provider::{Arguments, Call};
+    ///
+    /// let call = Call::new("toolu_1", "get_weather", Arguments::Json(json!({"city": "Oslo"})));
+    /// assert_eq!((call.id.as_str(), call.name.as_str()), ("toolu_1", "get_weather"));
+    /// ```
+    #[must_use]
+    pub fn new(id: impl Into<String>, name: impl Into<String>, arguments: Arguments) -> Self {
+        Self {
+            id: id.into(),
+            name: name.into(),
+            arguments,
+        }
+    }
+}
+
+/// The arguments of a call, as the provider sent them.
+///
+/// A reader never decodes or checks them: arguments that are malformed JSON
+/// text, or JSON of the wrong shape, are the tool's bad-arguments answer to
+/// the model, not an error reading the message.
+///
+/// ```
+/// use serde_json::json;
+/// use toolresult::provider::{anthropic, openai_chat, Arguments};
+///
+/// let chat = openai_chat::read_calls(
+///     r#"{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{oops"}}]}"#,
+/// )?;
+/// assert_eq!(chat[0].arguments, Arguments::Text("{oops".into()));
+///
+/// let claude = anthropic::read_calls(
+///     r#"{"content":[{"type":"tool_use","id":"t1","name":"f","input":{"x":1}}]}"#,
+/// )?;
+/// assert_eq!(claude[0].arguments, Arguments::Json(json!({"x": 1})));
+/// # Ok::<(), toolresult::provider::ReadCallsError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Arguments {
+    /// JSON text as the provider sent it (OpenAI's `arguments` string). It
+    /// may be malformed: that is the tool's bad-arguments answer, not a
+    /// read error.
+    Text(String),
+    /// A JSON value the provider sent as JSON (Anthropic's `input`,
+    /// Gemini's `args`, MCP's `arguments`); `{}` when the provider left it out.
+    Json(serde_json::Value),
+}
+
+/// A message that is not what the provider documents. Every message names
+/// the provider style, where in the message (`tool_calls[1].function.name`),
+/// what was expected, and the offending value (cut to 64 characters, with `…`).
+///
+/// ```
+/// use toolresult::provider::{openai_chat, ReadCallsError};
+///
+/// let err = openai_chat::read_calls(r#"{"tool_calls":[{"id":7}]}"#).unwrap_err();
+/// assert!(matches!(err, ReadCallsError::Invalid { .. }));
+/// assert_eq!(
+///     err.to_string(),
+///     "openai chat message: tool_calls[0].id: invalid type: integer `7`, expected a string"
+/// );
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReadCallsError {
+    /// The message is not JSON, or is cut short.
+    #[error("{style}: not JSON: {reason}")]
+    NotJson {
+        /// The provider style, e.g. `openai chat message`.
+        style: &'static str,
+        /// What the JSON parser found, with its line and column.
+        reason: String,
+    },
+    /// The message is JSON, but not of the shape the provider documents:
+    /// a wrong type, a missing field, an empty name or id, an unsupported
+    /// call type, another JSON-RPC method.
+    #[error("{style}: {}{reason}", at(path))]
+    Invalid {
+        /// The provider style, e.g. `openai chat message`.
+        style: &'static str,
+        /// Where in the message: `tool_calls[1].function.name`; empty for
+        /// the message as a whole.
+        path: String,
+        /// What was wrong, and with what value.
+        reason: String,
+    },
+    /// Two calls of one turn share an id, so their answers could not be
+    /// told apart.
+    #[error("{style}: {path}: duplicate call id {}, first at {first}", quote(id))]
+    DuplicateId {
+        /// The provider style, e.g. `anthropic message`.
+        style: &'static str,
+        /// The id both calls have.
+        id: String,
+        /// Where the second call's id is.
+        path: String,
+        /// Where the first call's id is.
+        first: String,
+    },
+}
+
+/// `path: `, or nothing for the message as a whole.
+fn at(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("{path}: ")
+    }
+}
+
+/// A value for a message: quoted, cut to [`QUOTE_CHARS`] characters with `…`.
+pub(crate) fn quote(value: &str) -> String {
+    match value.char_indices().nth(QUOTE_CHARS) {
+        Some((cut, _)) => format!("{:?}", format!("{}…", value.get(..cut).unwrap_or(value))),
+        None => format!("{value:?}"),
+    }
+}
+
+/// Reads a provider's message into its serde structs: the one place every
+/// reader turns serde's errors into a [`ReadCallsError`]. `root` names the
+/// message in paths (`output` for a Responses output array, else empty).
+pub(crate) fn parse<'de, T: Deserialize<'de>>(
+    style: &'static str,
+    root: &'static str,
+    message: &'de str,
+) -> Result<T, ReadCallsError> {
+    let mut de = serde_json::Deserializer::from_str(message);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|err| {
+        let path = path_of(root, &err.path().to_string());
+        from_serde(style, path, err.into_inner())
+    })?;
+    de.end()
+        .map_err(|err| from_serde(style, root.to_owned(), err))?;
+    Ok(value)
+}
+
+/// A message that must be a JSON object: serde's derived structs also read
+/// arrays, field by field, so `[]` would read as a message without calls.
+pub(crate) struct Object<T>(pub(crate) T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = T;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map))
+            }
+        }
+
+        deserializer
+            .deserialize_map(ObjectVisitor(PhantomData))
+            .map(Object)
+    }
+}
+
+/// serde_path_to_error's path (`.` for the root) under the message's root name.
+fn path_of(root: &str, path: &str) -> String {
+    match path {
+        "." => root.to_owned(),
+        _ if root.is_empty() || path.starts_with('[') => format!("{root}{path}"),
+        _ => format!("{root}.{path}"),
+    }
+}
+
+fn from_serde(style: &'static str, path: String, err: serde_json::Error) -> ReadCallsError {
+    let text = err.to_string();
+    match err.classify() {
+        Category::Syntax | Category::Eof | Category::Io => ReadCallsError::NotJson {
+            style,
+            reason: text,
+        },
+        Category::Data => {
+            // serde_json ends a data error with where it stopped; the path
+            // says where better.
+            let position = format!(" at line {} column {}", err.line(), err.column());
+            let reason = text.strip_suffix(&position).unwrap_or(&text);
+            ReadCallsError::Invalid {
+                style,
+                path,
+                reason: clip_unexpected(reason),
+            }
+        }
+    }
+}
+
+/// Cuts the string serde quotes in `invalid type: string "…", expected …`
+/// to [`QUOTE_CHARS`] characters.
+fn clip_unexpected(reason: &str) -> String {
+    let clipped = ["invalid type: string \"", "invalid value: string \""]
+        .iter()
+        .find_map(|prefix| {
+            let rest = reason.strip_prefix(prefix)?;
+            let end = rest.rfind("\", expected ")?;
+            let (value, tail) = rest.split_at(end);
+            let (cut, _) = value.char_indices().nth(QUOTE_CHARS)?;
+            Some(format!("{prefix}{}…{tail}", value.get(..cut)?))
+        });
+    clipped.unwrap_or_else(|| reason.to_owned())
+}
+
+/// An [`ReadCallsError::Invalid`] built by a reader, for what serde cannot see.
+pub(crate) fn invalid(
+    style: &'static str,
+    path: String,
+    reason: impl Into<String>,
+) -> ReadCallsError {
+    ReadCallsError::Invalid {
+        style,
+        path,
+        reason: reason.into(),
+    }
+}
+
+/// A required string field of a reader's lenient struct: present and not empty.
+pub(crate) fn required(
+    style: &'static str,
+    value: Option<impl Into<String>>,
+    at: impl Fn() -> String,
+    field: &str,
+    what: &str,
+) -> Result<String, ReadCallsError> {
+    match value {
+        None => Err(invalid(style, at(), format!("missing field `{field}`"))),
+        Some(value) => not_empty(style, value.into(), || format!("{}.{field}", at()), what),
+    }
+}
+
+/// A name or id that must not be empty.
+pub(crate) fn not_empty(
+    style: &'static str,
+    value: String,
+    at: impl FnOnce() -> String,
+    what: &str,
+) -> Result<String, ReadCallsError> {
+    if value.is_empty() {
+        Err(invalid(style, at(), format!("empty {what}")))
+    } else {
+        Ok(value)
+    }
+}
+
+/// The calls of a turn as a reader finds them, each with where its id is,
+/// so that a duplicate id can name both places.
+pub(crate) struct Turn {
+    style: &'static str,
+    calls: Vec<Call>,
+    id_paths: Vec<usize>,
+}
+
+impl Turn {
+    pub(crate) fn new(style: &'static str) -> Self {
+        Self {
+            style,
+            calls: Vec::new(),
+            id_paths: Vec::new(),
+        }
+    }
+
+    /// Adds the call found at item `index` of the message.
+    pub(crate) fn push(&mut self, index: usize, call: Call) {
+        self.calls.push(call);
+        self.id_paths.push(index);
+    }
+
+    /// The calls in order, once no two share a non-empty id; `id_path`
+    /// says where the id of the call at an item index is.
+    pub(crate) fn finish(
+        self,
+        id_path: impl Fn(usize) -> String,
+    ) -> Result<Vec<Call>, ReadCallsError> {
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(self.calls.len());
+        for (call, &index) in self.calls.iter().zip(&self.id_paths) {
+            if call.id.is_empty() {
+                continue;
+            }
+            if let Some(first) = seen.insert(&call.id, index) {
+                return Err(ReadCallsError::DuplicateId {
+                    style: self.style,
+                    id: call.id.clone(),
+                    path: id_path(index),
+                    first: id_path(first),
+                });
+            }
+        }
+        Ok(self.calls)
+    }
+}

@@ -1,0 +1,129 @@
+//! Reading the call of an MCP `tools/call` request.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{Deserializer, Visitor};
+use serde_json::Value;
+
+use crate::provider::calls::{self, Arguments, Call, Object, ReadCallsError};
+
+const STYLE: &str = "mcp tools/call request";
+
+/// Reads the call of an MCP `tools/call` JSON-RPC request: one call whose
+/// id is the JSON-RPC `id` as text (a number as its decimal digits, so the
+/// string `"7"` and the number `7` read alike), whose name is
+/// `params.name`, and whose `params.arguments` are kept as JSON
+/// ([`Arguments::Json`], `{}` when left out). Other fields are ignored.
+///
+/// # Errors
+/// [`ReadCallsError`] when the text is not JSON, a field has the wrong
+/// type, the `method` is not `tools/call`, the request has no `id` (a
+/// notification) or a `null` one, no `params` or `params.name`, or an
+/// empty name.
+///
+/// ```
+/// use serde_json::json;
+/// use toolresult::provider::{mcp, Arguments, Call};
+///
+/// let calls = mcp::read_calls(
+///     r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}"#,
+/// )?;
+/// assert_eq!(calls, [Call::new("7", "add", Arguments::Json(json!({"a": 1})))]);
+///
+/// let err = mcp::read_calls(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).unwrap_err();
+/// assert_eq!(err.to_string(), r#"mcp tools/call request: method: expected "tools/call", found "tools/list""#);
+/// # Ok::<(), toolresult::provider::ReadCallsError>(())
+/// ```
+pub fn read_calls(request: &str) -> Result<Vec<Call>, ReadCallsError> {
+    let Object(request): Object<Request<'_>> = calls::parse(STYLE, "", request)?;
+    if request.method != "tools/call" {
+        return Err(calls::invalid(
+            STYLE,
+            "method".to_owned(),
+            format!(
+                "expected \"tools/call\", found {}",
+                calls::quote(&request.method)
+            ),
+        ));
+    }
+    let RequestId(Some(id)) = request.id else {
+        return Err(calls::invalid(STYLE, String::new(), "missing field `id`"));
+    };
+    let Some(params) = request.params else {
+        return Err(calls::invalid(
+            STYLE,
+            String::new(),
+            "missing field `params`",
+        ));
+    };
+    let name = calls::required(
+        STYLE,
+        params.name,
+        || "params".to_owned(),
+        "name",
+        "tool name",
+    )?;
+    let arguments = params
+        .arguments
+        .unwrap_or_else(|| Value::Object(Default::default()));
+    Ok(vec![Call::new(id, name, Arguments::Json(arguments))])
+}
+
+/// A JSON-RPC request of any method: what a `tools/call` needs, optional so
+/// that another method is reported as such.
+#[derive(Deserialize)]
+struct Request<'a> {
+    #[serde(borrow)]
+    method: Cow<'a, str>,
+    #[serde(default)]
+    id: RequestId,
+    #[serde(default)]
+    params: Option<Params>,
+}
+
+#[derive(Deserialize)]
+#[serde(expecting = "a params object")]
+struct Params {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    arguments: Option<Value>,
+}
+
+/// A JSON-RPC id as text; `None` when the request has none.
+#[derive(Default)]
+struct RequestId(Option<String>);
+
+impl<'de> Deserialize<'de> for RequestId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct IdVisitor;
+
+        impl Visitor<'_> for IdVisitor {
+            type Value = RequestId;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("a string or an integer")
+            }
+
+            fn visit_str<E: serde::de::Error>(self, id: &str) -> Result<Self::Value, E> {
+                Ok(RequestId(Some(id.to_owned())))
+            }
+
+            fn visit_string<E: serde::de::Error>(self, id: String) -> Result<Self::Value, E> {
+                Ok(RequestId(Some(id)))
+            }
+
+            fn visit_u64<E: serde::de::Error>(self, id: u64) -> Result<Self::Value, E> {
+                Ok(RequestId(Some(id.to_string())))
+            }
+
+            fn visit_i64<E: serde::de::Error>(self, id: i64) -> Result<Self::Value, E> {
+                Ok(RequestId(Some(id.to_string())))
+            }
+        }
+
+        deserializer.deserialize_any(IdVisitor)
+    }
+}

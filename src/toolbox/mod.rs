@@ -1,0 +1,84 @@
+//! The toolbox: a model's turn of tool calls in, every call answered exactly
+//! once, the provider's reply out.
+//!
+//! ```text
+//! provider JSON ──read_calls──► [Call] ──Toolbox::run──► [CallOutcome] ──reply──► provider JSON
+//! ```
+//!
+//! A [`Toolbox`] holds tools by name. [`Toolbox::run`] runs the calls of one
+//! assistant turn on tokio:
+//!
+//! - concurrently, up to a limit ([`Toolbox::concurrency`]; 1 runs them one
+//!   after another);
+//! - each attempt under its timeout: a call that does not finish is dropped
+//!   and answered with a transient failure whose source is [`TimedOut`];
+//! - retried when the [`RetryPolicy`](crate::retry::RetryPolicy) says so,
+//!   reading the Rust channel and the tool's
+//!   [`ToolSafety`](crate::tool::ToolSafety): never a cancellation, never a
+//!   tool whose repeat call is not harmless unless the policy opts in;
+//! - a panic, in a sync or an async tool, is a safe error result; bad
+//!   arguments are an error result naming the field; an unknown tool name
+//!   is an error result listing the tools there are ([`UnknownTool`]);
+//! - a turn cancelled ([`Toolbox::run_until`]) drops the calls still
+//!   running and answers them, and those not started, as cancelled.
+//!
+//! **Every call gets exactly one answer, in call order, under its own id**,
+//! whatever the tools did. A call that suspends (a pending
+//! [`Request`](crate::canonical::Request)) is answered with the suspension;
+//! once an [`Answer`](crate::canonical::Answer) comes,
+//! [`Toolbox::resume`] runs it again and the tool reads the answer with
+//! [`answer()`].
+//!
+//! A synchronous tool runs inside the turn's task unless it is registered
+//! [`off_executor`](ToolOptions::off_executor), which runs it on tokio's
+//! blocking pool; no thread is spawned per call otherwise.
+//!
+//! With the `tracing` feature each call runs in a span named
+//! `execute_tool {gen_ai.tool.name}` (OpenTelemetry's GenAI conventions:
+//! `gen_ai.operation.name = execute_tool`, `gen_ai.tool.name`,
+//! `gen_ai.tool.call.id`, `gen_ai.tool.type = function`, and on failure
+//! `error.type`, the source's type name, never its text), with an event per
+//! retry.
+//!
+//! ```
+//! use toolresult::provider::{anthropic, PartPolicy};
+//! use toolresult::tool::{self, ToolSafety};
+//! use toolresult::toolbox::Toolbox;
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct City { city: String }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+//! let mut toolbox = Toolbox::new();
+//! toolbox.register(
+//!     tool::function("weather", "Weather in a city", |c: City| format!("sunny in {}", c.city))?
+//!         .with_safety(ToolSafety::ReadOnly),
+//! )?;
+//!
+//! let assistant = r#"{"role":"assistant","content":[
+//!     {"type":"tool_use","id":"toolu_1","name":"weather","input":{"city":"Oslo"}},
+//!     {"type":"tool_use","id":"toolu_2","name":"forecast","input":{}}]}"#;
+//! let calls = anthropic::read_calls(assistant)?;
+//! let outcomes = toolbox.run(calls).await;
+//! let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
+//! assert_eq!(
+//!     serde_json::to_string(&reply)?,
+//!     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"sunny in Oslo"},{"type":"tool_result","tool_use_id":"toolu_2","content":"{\"error\":{\"message\":\"there is no tool named `forecast`\",\"suggestion\":\"call one of: `weather`\"}}","is_error":true}]}"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # })
+//! ```
+
+mod answer;
+mod errors;
+mod outcome;
+mod registry;
+mod run;
+#[cfg(feature = "tracing")]
+mod span;
+
+pub use answer::answer;
+pub use errors::{RegisterError, TimedOut, UnknownTool};
+pub use outcome::CallOutcome;
+pub use registry::{ToolOptions, Toolbox};
+pub use run::ResumeError;

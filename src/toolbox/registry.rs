@@ -1,0 +1,202 @@
+//! `Toolbox`: tools by name, each with its timeout and retry policy.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::retry::RetryPolicy;
+use crate::tool::{self, Tool};
+
+use super::RegisterError;
+
+/// The tools an agent offers the model, by name, and how each call of them
+/// runs: its timeout, its retry policy (read with the tool's own
+/// [`ToolSafety`](crate::tool::ToolSafety)), whether a synchronous tool runs
+/// off the executor, and how many calls of a turn run at once.
+///
+/// [`run`](Self::run) answers every call of a turn exactly once, in call
+/// order, under its own id: see the [module docs](super).
+///
+/// ```
+/// use std::time::Duration;
+/// use toolresult::retry::RetryPolicy;
+/// use toolresult::tool::{self, ToolSafety};
+/// use toolresult::toolbox::Toolbox;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct City { city: String }
+///
+/// let mut toolbox = Toolbox::new()
+///     .timeout(Duration::from_secs(30))
+///     .retry(RetryPolicy::new().max_attempts(3))
+///     .concurrency(8);
+/// toolbox.register(
+///     tool::function("weather", "Weather in a city", |c: City| format!("sunny in {}", c.city))?
+///         .with_safety(ToolSafety::ReadOnly),
+/// )?;
+/// toolbox
+///     .register(tool::function("report", "A slow report", |c: City| c.city)?)?
+///     .timeout(Duration::from_secs(120))
+///     .off_executor();
+/// assert_eq!(toolbox.names().collect::<Vec<_>>(), ["weather", "report"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[must_use = "a toolbox does nothing until it runs a turn"]
+pub struct Toolbox {
+    entries: HashMap<String, Registered>,
+    /// The names in the order the tools were registered.
+    order: Vec<String>,
+    pub(super) timeout: Option<Duration>,
+    pub(super) retry: RetryPolicy,
+    pub(super) concurrency: usize,
+}
+
+/// One registered tool and its own settings.
+pub(super) struct Registered {
+    pub(super) tool: Arc<dyn Tool>,
+    pub(super) options: ToolOptions,
+}
+
+/// How one registered tool's calls run, where they differ from the
+/// toolbox's defaults; returned by [`Toolbox::register`].
+#[derive(Debug, Clone, Default)]
+pub struct ToolOptions {
+    pub(super) timeout: Option<Option<Duration>>,
+    pub(super) retry: Option<RetryPolicy>,
+    pub(super) off_executor: bool,
+}
+
+impl ToolOptions {
+    /// This tool's timeout per attempt (`None`: no timeout), in place of the
+    /// toolbox's.
+    pub fn timeout(&mut self, timeout: impl Into<Option<Duration>>) -> &mut Self {
+        self.timeout = Some(timeout.into());
+        self
+    }
+
+    /// This tool's retry policy, in place of the toolbox's.
+    pub fn retry(&mut self, policy: RetryPolicy) -> &mut Self {
+        self.retry = Some(policy);
+        self
+    }
+
+    /// Runs this synchronous tool on tokio's blocking pool, so a slow body
+    /// does not stall the executor's other tasks.
+    ///
+    /// Without it a synchronous tool runs inside the turn's task, as any
+    /// synchronous code in async code does: while its body runs, nothing
+    /// else on that executor thread does, and a timeout cannot interrupt it
+    /// (it is noticed when the body returns). Off the executor, a call that
+    /// times out is answered at once; its thread runs the body to its end
+    /// in the background. An async tool ignores this setting.
+    pub fn off_executor(&mut self) -> &mut Self {
+        self.off_executor = true;
+        self
+    }
+}
+
+impl Default for Toolbox {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Toolbox {
+    /// The default per-attempt timeout: 60 seconds.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+    /// An empty toolbox: a 60 s timeout per attempt, the default
+    /// [`RetryPolicy`] (3 attempts, only for tools whose safety allows a
+    /// repeat call), and every call of a turn at once.
+    pub fn new() -> Self {
+        Self {
+            entries: HashMap::new(),
+            order: Vec::new(),
+            timeout: Some(Self::DEFAULT_TIMEOUT),
+            retry: RetryPolicy::new(),
+            concurrency: usize::MAX,
+        }
+    }
+
+    /// The timeout of each attempt of a call (`None`: none), for tools
+    /// without their own.
+    pub fn timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
+        self.timeout = timeout.into();
+        self
+    }
+
+    /// The retry policy for tools without their own.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// How many calls of a turn run at once (1: one after another, in call
+    /// order; 0 reads as 1). By default, all of them.
+    pub fn concurrency(mut self, limit: usize) -> Self {
+        self.concurrency = limit.max(1);
+        self
+    }
+
+    /// Adds a tool, with the toolbox's defaults; the returned options set
+    /// its own.
+    ///
+    /// # Errors
+    /// A tool of the same name is already registered, or the name is one
+    /// some provider would refuse (a tool made with [`tool::function`] was
+    /// checked when it was defined; any other [`Tool`] is checked here).
+    pub fn register(
+        &mut self,
+        tool: impl Tool + 'static,
+    ) -> Result<&mut ToolOptions, RegisterError> {
+        let name = tool.name().to_owned();
+        tool::check_name(&name)?;
+        match self.entries.entry(name) {
+            Entry::Occupied(taken) => Err(RegisterError::Duplicate(taken.key().clone())),
+            Entry::Vacant(free) => {
+                self.order.push(free.key().clone());
+                let registered = free.insert(Registered {
+                    tool: Arc::new(tool),
+                    options: ToolOptions::default(),
+                });
+                Ok(&mut registered.options)
+            }
+        }
+    }
+
+    /// The tool named `name`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&dyn Tool> {
+        self.entry(name).map(|entry| &*entry.tool)
+    }
+
+    /// The registered tools, in the order they were registered: declare
+    /// them all with a provider's `declare_tools`
+    /// (`anthropic::declare_tools(toolbox.tools())`).
+    #[must_use]
+    pub fn tools(&self) -> Vec<&dyn Tool> {
+        self.names().filter_map(|name| self.get(name)).collect()
+    }
+
+    /// The names of the registered tools, in the order they were registered.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.order.iter().map(String::as_str)
+    }
+
+    pub(super) fn entry(&self, name: &str) -> Option<&Registered> {
+        self.entries.get(name)
+    }
+}
+
+impl fmt::Debug for Toolbox {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Toolbox")
+            .field("tools", &self.names().collect::<Vec<_>>())
+            .field("timeout", &self.timeout)
+            .field("retry", &self.retry)
+            .field("concurrency", &self.concurrency)
+            .finish()
+    }
+}

@@ -1,0 +1,375 @@
+//! Running a turn: every call answered exactly once, in call order.
+
+use std::future::Future;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::pin::{Pin, pin};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use futures_util::stream::FuturesUnordered;
+
+use super::answer::{WithAnswer, with_answer};
+use super::errors::seconds;
+use super::registry::Registered;
+use super::{CallOutcome, TimedOut, Toolbox, UnknownTool};
+use crate::canonical::Answer;
+use crate::provider::{Arguments, Call};
+use crate::retry::{Cancelled, Decision, RetryPolicy};
+use crate::tool::{InvalidArguments, Tool, ToolPanicked, catch_future, shown_name};
+use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
+
+/// Why a call could not be resumed.
+///
+/// ```
+/// use toolresult::canonical::Answer;
+/// use toolresult::provider::{Arguments, Call};
+/// use toolresult::toolbox::{ResumeError, Toolbox};
+/// use toolresult::tool;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct NoArgs {}
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(tool::function("now", "The time", |_: NoArgs| "noon")?)?;
+/// let done = toolbox.run([Call::new("c1", "now", Arguments::Json(serde_json::json!({})))]).await;
+/// let err = toolbox.resume(&done[0], Answer::granted("req-1", None)).await.unwrap_err();
+/// assert_eq!(err, ResumeError::NotPending);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResumeError {
+    /// The call is not parked on a request.
+    #[error("the call is not waiting for an answer")]
+    NotPending,
+    /// The answer is for another request.
+    #[error("the answer is for request `{answer}`, the call waits for `{request}`")]
+    OtherRequest {
+        /// The id of the request the call waits for.
+        request: String,
+        /// The id the answer carries.
+        answer: String,
+    },
+}
+
+impl Toolbox {
+    /// Runs the calls of one assistant turn and answers each exactly once,
+    /// in call order, under its own id.
+    ///
+    /// Calls run at once (up to [`concurrency`](Self::concurrency)), each
+    /// attempt under its timeout; a failure is retried when the retry
+    /// policy, reading the Rust channel and the tool's safety, says so; a
+    /// panic, bad arguments or an unknown tool name is an error result the
+    /// model can act on. Needs a tokio runtime with its timer.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolresult::provider::{Arguments, Call};
+    /// use toolresult::tool;
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Add { a: i64, b: i64 }
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(tool::function("add", "Add", |x: Add| (x.a + x.b).to_string())?)?;
+    /// let outcomes = toolbox.run([
+    ///     Call::new("c1", "add", Arguments::Text(r#"{"a":2,"b":40}"#.into())),
+    ///     Call::new("c2", "sub", Arguments::Json(json!({}))),
+    /// ]).await;
+    /// assert_eq!(outcomes[0].lowered.result.output, "42");
+    /// assert_eq!(outcomes[1].call.id, "c2");
+    /// assert_eq!(
+    ///     outcomes[1].lowered.result.output,
+    ///     r#"{"error":{"message":"there is no tool named `sub`","suggestion":"call one of: `add`"}}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })
+    /// ```
+    pub async fn run(&self, calls: impl IntoIterator<Item = Call>) -> Vec<CallOutcome> {
+        self.run_until(calls, std::future::pending()).await
+    }
+
+    /// [`run`](Self::run), until `cancelled` completes (a cancellation
+    /// token's `cancelled()`, a shutdown signal, a deadline): calls still
+    /// running are dropped and, like calls not yet started, answered with a
+    /// cancelled error result; nothing is retried after it. Every call is
+    /// still answered once, in order.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use serde_json::json;
+    /// use toolresult::provider::{Arguments, Call};
+    /// use toolresult::tool;
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct NoArgs {}
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().start_paused(true).build()?.block_on(async {
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(tool::async_function("wait", "Waits an hour", |_: NoArgs| async {
+    ///     tokio::time::sleep(Duration::from_secs(3600)).await;
+    ///     "done"
+    /// })?)?;
+    /// let outcomes = toolbox
+    ///     .run_until([Call::new("c1", "wait", Arguments::Json(json!({})))], tokio::time::sleep(Duration::from_secs(1)))
+    ///     .await;
+    /// assert_eq!(
+    ///     outcomes[0].lowered.result.output,
+    ///     r#"{"error":{"message":"the call was cancelled before it finished"}}"#
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })
+    /// ```
+    pub async fn run_until(
+        &self,
+        calls: impl IntoIterator<Item = Call>,
+        cancelled: impl Future<Output = ()>,
+    ) -> Vec<CallOutcome> {
+        let calls: Vec<Call> = calls.into_iter().collect();
+        let mut answers: Vec<Option<(Lowered, u32)>> = calls.iter().map(|_| None).collect();
+        // Attempts started so far, per call: what a cancelled call reports.
+        let tried: Vec<AtomicU32> = calls.iter().map(|_| AtomicU32::new(0)).collect();
+        let mut running = FuturesUnordered::new();
+        let mut waiting = calls.iter().zip(&tried).enumerate();
+        let mut cancelled = pin!(cancelled);
+        loop {
+            while running.len() < self.concurrency {
+                let Some((index, (call, tried))) = waiting.next() else {
+                    break;
+                };
+                running.push(async move { (index, self.answer(call, None, tried).await) });
+            }
+            if running.is_empty() {
+                break;
+            }
+            tokio::select! {
+                biased;
+                () = &mut cancelled => break,
+                Some((index, answer)) = running.next() => {
+                    if let Some(slot) = answers.get_mut(index) {
+                        *slot = Some(answer);
+                    }
+                }
+            }
+        }
+        drop(running);
+        calls
+            .into_iter()
+            .zip(answers)
+            .zip(tried)
+            .map(|((call, answer), tried)| {
+                let (lowered, attempts) =
+                    answer.unwrap_or_else(|| (cancelled_result(), tried.into_inner()));
+                CallOutcome {
+                    call,
+                    lowered,
+                    attempts,
+                }
+            })
+            .collect()
+    }
+
+    /// Runs a parked call again with `answer`, which its tool reads with
+    /// [`answer()`](super::answer()); the same timeout and retries apply.
+    ///
+    /// # Errors
+    /// The call is not parked on a request, or `answer` is for another one.
+    pub async fn resume(
+        &self,
+        parked: &CallOutcome,
+        answer: Answer,
+    ) -> Result<CallOutcome, ResumeError> {
+        let request = parked
+            .lowered
+            .result
+            .pending_request()
+            .ok_or(ResumeError::NotPending)?;
+        if !answer.answers(&request) {
+            return Err(ResumeError::OtherRequest {
+                request: request.id,
+                answer: answer.id,
+            });
+        }
+        let tried = AtomicU32::new(0);
+        let (lowered, attempts) = self
+            .answer(&parked.call, Some(Arc::new(answer)), &tried)
+            .await;
+        Ok(CallOutcome {
+            call: parked.call.clone(),
+            lowered,
+            attempts,
+        })
+    }
+
+    /// One call, answered: looked up, attempted, retried as the policy says.
+    async fn answer(
+        &self,
+        call: &Call,
+        answer: Option<Arc<Answer>>,
+        tried: &AtomicU32,
+    ) -> (Lowered, u32) {
+        let Some(registered) = self.entry(&call.name) else {
+            return (self.unknown(&call.name), 0);
+        };
+        let policy = registered.options.retry.as_ref().unwrap_or(&self.retry);
+        let timeout = registered.options.timeout.unwrap_or(self.timeout);
+        let safety = registered.tool.safety();
+        let run = async {
+            let mut attempt: u32 = 0;
+            loop {
+                attempt = attempt.saturating_add(1);
+                tried.store(attempt, Ordering::Relaxed);
+                let lowered =
+                    attempt_once(registered, &call.arguments, timeout, answer.as_ref()).await;
+                match decide(policy, registered, &lowered, attempt) {
+                    Decision::Retry(delay) => tokio::time::sleep(delay).await,
+                    Decision::Stop(_) => return (lowered, attempt),
+                }
+            }
+        };
+        #[cfg(feature = "tracing")]
+        let run = super::span::traced(call, safety, run);
+        let _ = safety;
+        run.await
+    }
+
+    /// The answer to a call of a tool the toolbox does not have: the tools
+    /// it could call instead.
+    fn unknown(&self, name: &str) -> Lowered {
+        let shown = shown_name(name);
+        let known: Vec<String> = self.names().map(|name| format!("`{name}`")).collect();
+        let suggestion = if known.is_empty() {
+            "there are no tools to call".to_owned()
+        } else {
+            format!("call one of: {}", known.join(", "))
+        };
+        let error =
+            ToolError::new(format!("there is no tool named `{shown}`")).with_suggestion(suggestion);
+        ToolResult::<(), ToolError>::fail(
+            Failure::new(error)
+                .with_source(UnknownTool { name: shown })
+                .permanent(),
+        )
+        .lower()
+    }
+}
+
+fn decide(
+    policy: &RetryPolicy,
+    registered: &Registered,
+    lowered: &Lowered,
+    attempt: u32,
+) -> Decision {
+    policy.decide_and_notify(registered.tool.safety(), lowered, attempt)
+}
+
+/// One attempt of a call, under its timeout, with panics caught.
+async fn attempt_once(
+    registered: &Registered,
+    arguments: &Arguments,
+    timeout: Option<Duration>,
+    answer: Option<&Arc<Answer>>,
+) -> Lowered {
+    let tool = &registered.tool;
+    let name = tool.name();
+    let lowered = if registered.options.off_executor {
+        off_executor(Arc::clone(tool), arguments, answer.cloned())
+    } else {
+        on_executor(&**tool, arguments, answer.cloned())
+    };
+    let Some(limit) = timeout else {
+        return lowered.await;
+    };
+    match tokio::time::timeout(limit, lowered).await {
+        Ok(lowered) => lowered,
+        Err(_) => timed_out(name, limit),
+    }
+}
+
+/// The tool's own call future, run in this task.
+fn on_executor<'a>(
+    tool: &'a dyn Tool,
+    arguments: &'a Arguments,
+    answer: Option<Arc<Answer>>,
+) -> Pin<Box<dyn Future<Output = Lowered> + Send + 'a>> {
+    let name = tool.name();
+    // Building the future runs code of the tool's too: a panic there is caught.
+    let started = catch_unwind(AssertUnwindSafe(|| {
+        with_answer(answer.as_ref(), || match arguments {
+            Arguments::Text(text) => tool.call_json(text),
+            Arguments::Json(value) => tool.call(value.clone()),
+        })
+    }));
+    match started {
+        Ok(call) => Box::pin(WithAnswer::new(answer, catch_future(name, call))),
+        Err(payload) => {
+            let lowered = ToolPanicked::caught(name, payload);
+            Box::pin(std::future::ready(lowered))
+        }
+    }
+}
+
+/// The tool's blocking call on tokio's blocking pool; an async tool (one
+/// with no blocking call) runs in this task as usual.
+fn off_executor<'a>(
+    tool: Arc<dyn Tool>,
+    arguments: &'a Arguments,
+    answer: Option<Arc<Answer>>,
+) -> Pin<Box<dyn Future<Output = Lowered> + Send + 'a>> {
+    let owned = arguments.clone();
+    let worker = Arc::clone(&tool);
+    let worker_answer = answer.clone();
+    Box::pin(async move {
+        let joined = tokio::task::spawn_blocking(move || {
+            with_answer(worker_answer.as_ref(), || {
+                let value = match owned {
+                    Arguments::Json(value) => value,
+                    Arguments::Text(text) => match InvalidArguments::parse(&text) {
+                        Ok(value) => value,
+                        Err(invalid) => return Some(invalid.lower(worker.name())),
+                    },
+                };
+                worker.call_blocking(value)
+            })
+        })
+        .await;
+        match joined {
+            Ok(Some(lowered)) => lowered,
+            Ok(None) => on_executor(&*tool, arguments, answer).await,
+            Err(join) => match join.try_into_panic() {
+                Ok(payload) => ToolPanicked::caught(tool.name(), payload),
+                Err(_) => cancelled_result(),
+            },
+        }
+    })
+}
+
+/// The answer to a call that did not finish within its timeout: a
+/// transient failure, so the policy may try again.
+fn timed_out(tool: &str, limit: Duration) -> Lowered {
+    let error = ToolError::new(format!("the tool did not finish within {}", seconds(limit)))
+        .with_suggestion("try again, or ask for less at once");
+    ToolResult::<(), ToolError>::fail(
+        Failure::new(error)
+            .with_source(TimedOut::new(tool, limit))
+            .transient(),
+    )
+    .lower()
+}
+
+/// The answer to a call the turn's cancellation stopped or never started.
+fn cancelled_result() -> Lowered {
+    ToolResult::<(), ToolError>::fail(
+        Failure::new(ToolError::new("the call was cancelled before it finished"))
+            .with_source(Cancelled)
+            .permanent(),
+    )
+    .lower()
+}

@@ -1,0 +1,42 @@
+//! The OpenTelemetry GenAI span of a tool call (feature `tracing`).
+
+use std::future::Future;
+
+use tracing::Instrument as _;
+
+use crate::Lowered;
+use crate::provider::Call;
+use crate::tool::ToolSafety;
+
+/// `run` inside the span of `call`: named `execute_tool {name}` (through
+/// `otel.name`), with the GenAI attributes, and `error.type` recorded when
+/// the call ends in an error.
+pub(super) fn traced<F>(
+    call: &Call,
+    safety: ToolSafety,
+    run: F,
+) -> impl Future<Output = (Lowered, u32)>
+where
+    F: Future<Output = (Lowered, u32)>,
+{
+    let span = tracing::info_span!(
+        "execute_tool",
+        otel.name = %format_args!("execute_tool {}", call.name),
+        gen_ai.operation.name = "execute_tool",
+        gen_ai.tool.name = %call.name,
+        gen_ai.tool.call.id = %call.id,
+        gen_ai.tool.type = "function",
+        toolresult.tool.idempotent = safety.is_idempotent(),
+        error.type = tracing::field::Empty,
+    );
+    let recorder = span.clone();
+    async move {
+        let (lowered, attempts) = run.await;
+        if lowered.result.is_error && !lowered.result.is_pending() {
+            let error_type = lowered.diagnostics.source_type_name().unwrap_or("_OTHER");
+            recorder.record("error.type", error_type);
+        }
+        (lowered, attempts)
+    }
+    .instrument(span)
+}
