@@ -1,143 +1,234 @@
-//! The quickstart: typed tools end to end, then the canonical model they
-//! lower into.
+//! The quickstart: the whole loop, from a model's tool calls to the
+//! provider's next message.
+//!
+//! A scripted model (canned assistant turns in Anthropic's and OpenAI's own
+//! JSON, no network) calls five tools: one that fails once and is retried,
+//! one too slow for its timeout, one that panics, one that returns an image,
+//! and one that suspends for a person's approval and resumes with the
+//! answer. The example prints the transcript it builds.
 //!
 //! Run with `cargo run --example quickstart`.
 
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use toolresult::canonical::{ContentPart, Request, read};
-use toolresult::tool::{self, Tool, declaration};
-use toolresult::{Failure, ResultExt, ToolError, ToolResult};
+use serde_json::{Value, json};
+use toolresult::canonical::{Answer, ContentPart, Request};
+use toolresult::provider::{PartPolicy, anthropic, openai_chat};
+use toolresult::retry::{Backoff, RetryPolicy};
+use toolresult::tool::{self, ToolSafety};
+use toolresult::toolbox::{self, Toolbox};
+use toolresult::{Failure, ToolError, ToolResult};
 
 #[derive(Deserialize, JsonSchema)]
-struct ForecastArgs {
+struct City {
     /// The city, in English.
     city: String,
 }
 
 #[derive(Serialize, JsonSchema)]
-struct Forecast {
+struct Weather {
     city: String,
     celsius: f32,
 }
 
-/// A typed tool body: `?` works, failures carry a model-facing error and,
-/// for Rust alone, the source error and a retry hint.
-fn forecast(args: ForecastArgs) -> Result<Forecast, Failure> {
-    let city = args.city;
-    if city.is_empty() {
-        return Err(ToolError::new("the city is empty")
-            .with_suggestion("pass a city name such as Oslo")
-            .into());
-    }
-    let celsius: f32 = match city.as_str() {
-        "Oslo" => "-3.5".parse()?,
-        "Lima" => Err(std::io::Error::new(
-            std::io::ErrorKind::TimedOut,
-            "weather.internal:8443 timed out (token=abc123)",
-        ))
-        .tool_error(ToolError::new("the weather service timed out"))
-        .map_err(Failure::transient)?,
-        _ => return Err(ToolError::new(format!("unknown city {city}")).into()),
-    };
-    Ok(Forecast { city, celsius })
+#[derive(Deserialize, JsonSchema)]
+struct Query {
+    query: String,
 }
 
 #[derive(Deserialize, JsonSchema)]
-struct ShotArgs {}
-
-#[derive(Deserialize, JsonSchema)]
-struct DeployArgs {
-    /// Where to deploy; asked for when missing.
-    environment: Option<String>,
+struct Deploy {
+    version: String,
 }
 
-/// A tool that can suspend: without an environment it asks the user, and
-/// the loop parks the call until the answer comes back.
-fn deploy(args: DeployArgs) -> toolresult::canonical::ToolResult {
-    match args.environment {
-        Some(env) => toolresult::canonical::ToolResult::ok(format!("deployed to {env}")),
-        None => toolresult::canonical::ToolResult::pending(Request::input("Which environment?")),
+/// The weather service drops the first connection: a transient failure
+/// whose source (with an address the model must not see) stays in Rust.
+fn weather(args: City) -> ToolResult<Weather> {
+    static CALLS: AtomicU32 = AtomicU32::new(0);
+    if CALLS.fetch_add(1, Ordering::SeqCst) == 0 {
+        let reset = std::io::Error::new(
+            std::io::ErrorKind::ConnectionReset,
+            "weather.internal:8443 reset the connection (token=abc123)",
+        );
+        return ToolResult::fail(
+            Failure::new(ToolError::new("the weather service dropped the connection"))
+                .with_source(reset),
+        );
+    }
+    ToolResult::ok(Weather {
+        city: args.city,
+        celsius: -3.5,
+    })
+}
+
+/// A tool that asks a person before it acts, and acts on their answer.
+fn deploy(args: Deploy) -> ToolResult<String> {
+    match toolbox::answer() {
+        Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
+        Some(answer) => ToolResult::fail(ToolError::new(format!(
+            "the deploy was declined: {}",
+            answer.reason.unwrap_or_default()
+        ))),
+        None => ToolResult::pending(
+            Request::input(format!("Deploy {} to production?", args.version))
+                .with_id(format!("approve-{}", args.version)),
+        ),
     }
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let tools: Vec<Box<dyn Tool>> = vec![
-        Box::new(tool::function(
-            "forecast",
-            "Today's forecast for a city",
-            forecast,
-        )),
-        Box::new(tool::function(
-            "screenshot",
-            "A screenshot of the dashboard",
-            |_: ShotArgs| {
-                // A part (a screenshot) beside structured data.
-                match ContentPart::from_path("tests/fixtures/fixture.png") {
-                    Ok(png) => ToolResult::ok(json!({"width": 8, "height": 8})).with_part(png),
-                    Err(e) => Failure::new(ToolError::new("the screenshot is missing"))
-                        .with_source(e)
-                        .into(),
-                }
-            },
-        )),
-        Box::new(tool::function("deploy", "Deploy the service", deploy)),
-    ];
+fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
+    let retry = RetryPolicy::new()
+        .max_attempts(3)
+        .backoff(Backoff::constant(Duration::from_millis(50)));
+    let mut toolbox = Toolbox::new().timeout(Duration::from_secs(10)).retry(retry);
+    toolbox.register(
+        tool::function("get_weather", "Current weather for a city", weather)?
+            .with_safety(ToolSafety::ReadOnly),
+    )?;
+    toolbox
+        .register(
+            tool::async_function(
+                "search_archive",
+                "Search the archive",
+                |q: Query| async move {
+                    tokio::time::sleep(Duration::from_secs(30)).await;
+                    format!("results for {}", q.query)
+                },
+            )?
+            .with_safety(ToolSafety::ReadOnly),
+        )?
+        .timeout(Duration::from_millis(200))
+        .retry(RetryPolicy::new().max_attempts(1));
+    toolbox.register(tool::function(
+        "summarise",
+        "Summarise a document",
+        |_: Query| -> String { panic!("index out of range (secret=hunter2)") },
+    )?)?;
+    toolbox.register(
+        tool::function("chart", "A temperature chart of a city", |args: City| {
+            match ContentPart::from_path("tests/fixtures/fixture.png") {
+                Ok(png) => ToolResult::<_>::ok(format!("chart of {}", args.city)).with_parts([png]),
+                Err(unreadable) => ToolResult::fail(Failure::unexpected(unreadable)),
+            }
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+    toolbox.register(
+        tool::function("deploy", "Deploy a version to production", deploy)?
+            .with_safety(ToolSafety::IdempotentDestructive),
+    )?;
+    Ok(toolbox)
+}
 
-    println!("-- declared to providers");
-    let forecast_tool = tools.first().ok_or("no tools")?;
-    let openai = declaration::openai_responses(forecast_tool);
-    println!("openai:    {}", serde_json::to_string(&openai)?);
-    let anthropic = declaration::anthropic(forecast_tool);
-    println!("anthropic: {}", serde_json::to_string(&anthropic)?);
-    let gemini = declaration::gemini(forecast_tool);
-    println!("gemini:    {}", serde_json::to_string(&gemini)?);
-    for t in &tools {
+/// The model's first turn, as Anthropic's Messages API returns it.
+const ANTHROPIC_TURN: &str = r#"{
+  "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-sonnet-4-5",
+  "stop_reason": "tool_use",
+  "content": [
+    {"type": "text", "text": "Let me check a few things."},
+    {"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": {"city": "Oslo"}},
+    {"type": "tool_use", "id": "toolu_02", "name": "search_archive", "input": {"query": "storms"}},
+    {"type": "tool_use", "id": "toolu_03", "name": "summarise", "input": {"query": "report"}},
+    {"type": "tool_use", "id": "toolu_04", "name": "chart", "input": {"city": "Oslo"}},
+    {"type": "tool_use", "id": "toolu_05", "name": "get_forecast", "input": {"city": "Oslo"}}
+  ]
+}"#;
+
+/// The model's next turn, as OpenAI's Chat Completions returns its message.
+const OPENAI_TURN: &str = r#"{
+  "role": "assistant", "content": null,
+  "tool_calls": [
+    {"id": "call_01", "type": "function", "function": {"name": "deploy", "arguments": "{\"version\": \"1.4.2\"}"}}
+  ]
+}"#;
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    // The `summarise` tool panics on purpose. The toolbox answers the model
+    // safely either way; the default hook would also print the panic (and
+    // its secret) to stderr, which this example keeps quiet.
+    std::panic::set_hook(Box::new(|_| {}));
+    let toolbox = toolbox()?;
+    let mut transcript: Vec<Value> = Vec::new();
+
+    // Declare the tools to the provider, all in one call.
+    let declared = serde_json::to_value(anthropic::declare_tools(&toolbox.tools()))?;
+    println!(
+        "# tools declared to Anthropic: {}",
+        declared.as_array().map_or(0, Vec::len)
+    );
+
+    // Turn 1: Anthropic. Read the calls, run them, answer every one.
+    transcript.push(serde_json::from_str(ANTHROPIC_TURN)?);
+    let calls = anthropic::read_calls(ANTHROPIC_TURN)?;
+    let outcomes = toolbox.run(calls).await;
+    for outcome in &outcomes {
         println!(
-            "mcp:       {}",
-            serde_json::to_string(&declaration::mcp(t))?
+            "# {} {} -> attempts {}, error {}, source {:?}",
+            outcome.call.id,
+            outcome.call.name,
+            outcome.attempts,
+            outcome.lowered.result.is_error,
+            outcome.lowered.diagnostics.source_type_name(),
         );
     }
+    let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
+    transcript.push(serde_json::to_value(&reply)?);
 
-    println!("-- called by name, lowered");
-    let calls = [
-        ("forecast", r#"{"city": "Oslo"}"#),
-        ("forecast", r#"{"city": ""}"#),
-        ("forecast", r#"{"city": "Lima"}"#),
-        ("forecast", r#"{"town": "Oslo"}"#),
-        ("forecast", r#"{"city": "Oslo""#),
-        ("screenshot", ""),
-        ("deploy", "{}"),
-        ("deploy", r#"{"environment": "staging"}"#),
-    ];
-    for (name, arguments) in calls {
-        let tool = tools
-            .iter()
-            .find(|t| t.name() == name)
-            .ok_or("no such tool")?;
-        // The arguments as the provider sent them: JSON text.
-        let lowered = pollster::block_on(tool.call_json(arguments));
-        // The model sees this:
-        println!("model: {}", lowered.result.output);
-        for part in &lowered.result.parts {
-            println!("       + {}", part.describe());
+    // Turn 2: OpenAI Chat. The deploy waits for a person.
+    transcript.push(serde_json::from_str(OPENAI_TURN)?);
+    let outcomes = toolbox.run(openai_chat::read_calls(OPENAI_TURN)?).await;
+    let mut answered = Vec::new();
+    for outcome in outcomes {
+        match outcome.lowered.result.pending_request() {
+            Some(request) => {
+                println!("# parked: {} ({})", request.prompt, request.id);
+                // A person approves; the call runs again and reads the answer.
+                let answer = Answer::granted(request.id, None);
+                answered.push(toolbox.resume(&outcome, answer).await?);
+            }
+            None => answered.push(outcome),
         }
-        if let Some(request) = lowered.result.pending_request() {
-            // A suspension: the loop asks the user and answers `request.id`.
-            println!("       (suspended: {} {:?})", request.kind, request.prompt);
-        }
-        // Rust keeps this (never shown to the model):
-        let d = &lowered.diagnostics;
-        println!(
-            "rust:  failure={} transient={:?} source_type={:?}",
-            d.is_failure(),
-            d.is_transient(),
-            d.source_type_name()
-        );
     }
+    let reply = openai_chat::reply(&answered, PartPolicy::Placeholder)?;
+    transcript.extend(
+        serde_json::to_value(&reply)?
+            .as_array()
+            .cloned()
+            .unwrap_or_default(),
+    );
 
-    println!("-- the built-in read of a media file");
-    println!("read: {}", read("tests/fixtures/fixture.png").output);
+    let printed = serde_json::to_string_pretty(&shorten_images(json!(transcript)))?;
+    assert!(!printed.contains("abc123") && !printed.contains("hunter2"));
+    println!("{printed}");
     Ok(())
+}
+
+/// The transcript as printed: base64 image data cut to its first characters.
+fn shorten_images(mut value: Value) -> Value {
+    match &mut value {
+        Value::Object(map) => {
+            for (key, field) in map.iter_mut() {
+                if key == "data" {
+                    if let Value::String(data) = field {
+                        if data.len() > 24 {
+                            *data = format!("{}… ({} base64 characters)", &data[..16], data.len());
+                        }
+                    }
+                } else {
+                    *field = shorten_images(field.take());
+                }
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                *item = shorten_images(item.take());
+            }
+        }
+        _ => {}
+    }
+    value
 }
