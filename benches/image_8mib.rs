@@ -1,6 +1,6 @@
 //! An 8 MiB image from bytes into a canonical result written as JSON: the
 //! floor (base64 into a preallocated buffer), ours
-//! (`ContentPart::from_bytes` → `ToolResult::ok_with_parts` → `to_json`,
+//! (`ContentPart::from_bytes` → `ToolResult::ok(..).with_parts` → `to_json`,
 //! and the same through `serde_json::to_string`) and
 //! Toolnexus (`ContentPart::from_bytes` → JSON). Before timing, each
 //! contender's peak heap growth over its input is measured with a counting
@@ -137,7 +137,7 @@ fn image_8mib(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
-    group.bench_function("toolresult from_bytes + ok_with_parts + to_json", |b| {
+    group.bench_function("toolresult from_bytes + with_parts + to_json", |b| {
         b.iter_batched(
             || source.clone(),
             |v| ours(black_box(v)),
@@ -145,7 +145,7 @@ fn image_8mib(c: &mut Criterion) {
         )
     });
     group.bench_function(
-        "toolresult from_bytes + ok_with_parts + serde_json::to_string",
+        "toolresult from_bytes + with_parts + serde_json::to_string",
         |b| {
             b.iter_batched(
                 || source.clone(),

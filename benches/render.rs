@@ -8,7 +8,7 @@ mod common;
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::render::{PartPolicy, ToolCall, anthropic, openai_chat, openai_responses};
+use toolresult::provider::{PartPolicy, ToolCall, anthropic, openai_chat, openai_responses};
 
 fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
     let call = ToolCall::new("call_0123456789", "list_customers");
@@ -30,10 +30,11 @@ fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
             serde_json::to_string(&item).unwrap()
         })
     });
-    group.bench_function("openai_chat tool_message + to_string", |b| {
+    group.bench_function("openai_chat reply + to_string(tool message)", |b| {
         b.iter(|| {
-            let message = openai_chat::tool_message(call, black_box(result)).into_message();
-            serde_json::to_string(&message).unwrap()
+            let turn = [(call, black_box(result))];
+            let messages = openai_chat::reply(&turn, PartPolicy::Placeholder).unwrap();
+            serde_json::to_string(&messages[0]).unwrap()
         })
     });
     group.finish();

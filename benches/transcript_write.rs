@@ -20,7 +20,7 @@ fn transcript_write(c: &mut Criterion) {
         b.iter_batched(
             || rows.clone(),
             |v| {
-                let result = ToolResult::<_>::ok(black_box(v)).into_tool_result();
+                let result = ToolResult::<_>::ok(black_box(v)).lower().result;
                 serde_json::to_string(&result).unwrap()
             },
             BatchSize::SmallInput,
@@ -30,7 +30,7 @@ fn transcript_write(c: &mut Criterion) {
         b.iter_batched(
             || rows.clone(),
             |v| {
-                let result = ToolResult::<_>::ok(black_box(v)).into_tool_result();
+                let result = ToolResult::<_>::ok(black_box(v)).lower().result;
                 result.to_json().unwrap()
             },
             BatchSize::SmallInput,

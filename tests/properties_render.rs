@@ -1,16 +1,19 @@
 //! Property tests of the provider renderings over arbitrary canonical
 //! results: every style renders any result without panicking (under
 //! `Placeholder` always, under `Strict` or with an error naming the part),
-//! and an MCP `CallToolResult` reads back into exactly what the `render::mcp`
-//! module docs say a round trip keeps, a second trip changing nothing.
+//! and an MCP `CallToolResult` reads back into exactly what the
+//! `provider::mcp` module docs say a round trip keeps, a second trip changing
+//! nothing; a structured success comes back as its `output`, byte for byte.
 
 mod strategies;
 
 use proptest::prelude::*;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
-use strategies::{config, json_value, tool_result};
+use strategies::{config, json_map, json_value, part, tool_result};
+use toolresult::IntoToolResult;
 use toolresult::canonical::{ContentPart, MediaSource, PartKind, ToolResult};
-use toolresult::render::{
+use toolresult::provider::{
     PartPolicy, RenderError, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
 };
 
@@ -44,8 +47,9 @@ fn check_rendering<R: serde::Serialize>(
 /// The part MCP gives back for `part`, by the module docs: none for a text
 /// part (its text reads into `output`); a part by URL becomes a file part
 /// (a `resource_link`); an inline image or audio part loses its name (the
-/// block has none); an inline file keeps the last `/` segment of its name
-/// (the name is the embedded resource's `uri`).
+/// block has none); an inline file keeps its whole name (written
+/// percent-encoded in the embedded resource's `file:///` uri), and one
+/// without a name (or with an empty one) reads back as `attachment`.
 fn part_after_mcp(part: &ContentPart) -> Result<Option<ContentPart>, TestCaseError> {
     let (Some(mime), Some(source)) = (part.mime_type(), part.source()) else {
         return Ok(None);
@@ -62,7 +66,14 @@ fn part_after_mcp(part: &ContentPart) -> Result<Option<ContentPart>, TestCaseErr
             match part.kind() {
                 PartKind::Image => ("image", None),
                 PartKind::Audio => ("audio", None),
-                _ => ("file", part.name().and_then(|n| n.rsplit('/').next())),
+                _ => (
+                    "file",
+                    Some(
+                        part.name()
+                            .filter(|n| !n.is_empty())
+                            .unwrap_or("attachment"),
+                    ),
+                ),
             }
         }
     };
@@ -76,7 +87,7 @@ fn part_after_mcp(part: &ContentPart) -> Result<Option<ContentPart>, TestCaseErr
 }
 
 /// The canonical result MCP gives back for `result` rendered without a
-/// structured value, by the rules in the `render::mcp` module docs.
+/// structured value, by the rules in the `provider::mcp` module docs.
 fn result_after_mcp(result: &ToolResult) -> Result<ToolResult, TestCaseError> {
     let mut parts = Vec::new();
     for part in &result.parts {
@@ -125,7 +136,10 @@ fn result_after_mcp(result: &ToolResult) -> Result<ToolResult, TestCaseError> {
 }
 
 /// Renders to MCP JSON and reads it back.
-fn mcp_trip(result: &ToolResult, structured: Option<&Value>) -> Result<ToolResult, TestCaseError> {
+fn mcp_trip(
+    result: &ToolResult,
+    structured: Option<&RawValue>,
+) -> Result<ToolResult, TestCaseError> {
     let json = serde_json::to_value(mcp::render(result, structured)).map_err(fail)?;
     mcp::from_value(&json).map_err(|e| fail(format!("{e} reading {json}")))
 }
@@ -136,11 +150,14 @@ proptest! {
     #[test]
     fn every_style_renders_any_result(result in tool_result()) {
         let call = ToolCall::new("call_1", "lookup");
-        let message = openai_chat::tool_message(call, &result).into_message();
-        serde_json::to_string(&message).map_err(fail)?;
+        // One call's messages: its tool message, then any user message.
+        let one_call = [(call, &result)];
+        let messages = openai_chat::reply(&one_call, PartPolicy::Placeholder).map_err(fail)?;
+        prop_assert!(messages.len() == 1 || messages.len() == 2);
+        serde_json::to_string(&messages[0]).map_err(fail)?;
         for policy in [PartPolicy::Placeholder, PartPolicy::Strict] {
             let turn = [(call, &result), (ToolCall::new("call_2", "again"), &result)];
-            check_rendering(&result, policy, openai_chat::render_turn(&turn, policy))?;
+            check_rendering(&result, policy, openai_chat::reply(&turn, policy))?;
             check_rendering(&result, policy, openai_responses::render(call, &result, policy))?;
             check_rendering(&result, policy, anthropic::render(call, &result, policy))?;
             check_rendering(&result, policy, gemini::render(call, &result, policy))?;
@@ -155,14 +172,17 @@ proptest! {
         prop_assert_eq!(&again, &back, "a second trip through MCP changed the result");
     }
 
-    /// (A `null` structured value is no structured value: MCP reads a
-    /// `"structuredContent": null` as absent.)
+    /// Any structured value beside any result: a success reads back as a
+    /// text block holding the same JSON, or failing that the JSON of
+    /// `structuredContent`. (A `null` structured value is no structured
+    /// value: MCP reads a `"structuredContent": null` as absent.)
     #[test]
     fn mcp_with_a_structured_value_reads_its_json(
         result in tool_result(),
         value in json_value().prop_filter("null is no structuredContent", |v| !v.is_null()),
     ) {
-        let back = mcp_trip(&result, Some(&value))?;
+        let raw = RawValue::from_string(value.to_string()).map_err(fail)?;
+        let back = mcp_trip(&result, Some(&raw))?;
         prop_assert_eq!(back.is_error, result.is_error);
         prop_assert_eq!(back.parts, result_after_mcp(&result)?.parts);
         if !result.is_error {
@@ -170,10 +190,36 @@ proptest! {
             prop_assert_eq!(read, value);
         }
     }
+
+    /// A typed success that is a JSON object, lowered and rendered with its
+    /// `structuredContent`: reading the MCP answer back gives `output` byte
+    /// for byte (its key order, nothing escaped again), the parts as
+    /// without a structured value, and a second trip changes nothing.
+    #[test]
+    fn mcp_round_trip_of_a_structured_success_keeps_output_byte_for_byte(
+        object in json_map(),
+        parts in prop::collection::vec(part(), 0..3),
+    ) {
+        let lowered = toolresult::ToolResult::<_>::ok(object)
+            .with_parts(parts)
+            .lower();
+        let structured = lowered.structured_content();
+        prop_assert!(structured.is_some(), "an object success has structuredContent");
+        let output = &lowered.result.output;
+        prop_assert_eq!(structured.map(RawValue::get), Some(output.as_str()));
+        let back = mcp_trip(&lowered.result, structured)?;
+        prop_assert_eq!(&back.output, output);
+        prop_assert!(!back.is_error);
+        prop_assert_eq!(&back.parts, &result_after_mcp(&lowered.result)?.parts);
+        prop_assert_eq!(&back.metadata, &None);
+        let again = mcp_trip(&back, structured)?;
+        prop_assert_eq!(&again, &back, "a second trip through MCP changed the result");
+    }
 }
 
-/// An image or audio part's name, and all but the last `/` segment of an
-/// inline file's name, are what MCP has nowhere to keep.
+/// An image or audio part's name is what MCP has nowhere to keep; an
+/// inline file's whole name rides in its `file:///` uri, percent-encoded,
+/// and a missing one reads back as `attachment`.
 #[test]
 fn mcp_drops_the_names_it_has_no_field_for() {
     let png = ContentPart::from_path("tests/fixtures/fixture.png")
@@ -182,13 +228,19 @@ fn mcp_drops_the_names_it_has_no_field_for() {
     let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")
         .unwrap()
         .with_name("reports/q3.pdf");
-    let result = ToolResult::ok("two").with_parts([png, pdf]);
+    let unnamed = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf").unwrap();
+    let result = ToolResult::ok("three").with_parts([png, pdf, unnamed]);
     let json = serde_json::to_value(mcp::render(&result, None)).unwrap();
     assert_eq!(
         json["content"][2]["resource"]["uri"],
-        json!("reports/q3.pdf")
+        json!("file:///reports%2Fq3.pdf")
+    );
+    assert_eq!(
+        json["content"][3]["resource"]["uri"],
+        json!("file:///attachment")
     );
     let back = mcp::from_value(&json).unwrap();
     assert_eq!(back.parts[0].name(), None);
-    assert_eq!(back.parts[1].name(), Some("q3.pdf"));
+    assert_eq!(back.parts[1].name(), Some("reports/q3.pdf"));
+    assert_eq!(back.parts[2].name(), Some("attachment"));
 }

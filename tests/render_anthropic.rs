@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::render::{PartPolicy, RenderError, ToolCall, anthropic};
+use toolresult::provider::{PartPolicy, RenderError, ToolCall, anthropic};
 
 const CALL: ToolCall<'static> = ToolCall::new("toolu_1", "lookup");
 

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::render::{PartPolicy, RenderError, ToolCall, gemini};
+use toolresult::provider::{PartPolicy, RenderError, ToolCall, gemini};
 
 const CALL: ToolCall<'static> = ToolCall::new("", "lookup");
 

@@ -5,7 +5,7 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::render::{PartPolicy, RenderError, ToolCall, openai_responses};
+use toolresult::provider::{PartPolicy, RenderError, ToolCall, openai_responses};
 
 const CALL: ToolCall<'static> = ToolCall::new("call_1", "lookup");
 

@@ -4,10 +4,20 @@
 mod common;
 
 use common::*;
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::handler::server::tool::IntoCallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde_json::json;
+use toolresult::IntoToolResult;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::render::mcp;
+use toolresult::provider::mcp;
+
+/// rmcp's `CallToolResult` of anything the crate hands an rmcp server.
+fn to_rmcp(result: impl IntoCallToolResult) -> CallToolResult {
+    match result.into_call_tool_result().unwrap() {
+        CallToolResponse::Complete(answer) => answer,
+        other => panic!("not a complete answer: {other:?}"),
+    }
+}
 
 fn cases() -> Vec<ToolResult> {
     let url_pdf = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))
@@ -26,37 +36,50 @@ fn cases() -> Vec<ToolResult> {
 #[test]
 fn rmcp_round_trip_keeps_the_result() {
     for result in cases() {
-        let answer = CallToolResult::from(&result);
+        let answer = to_rmcp(result.clone());
         let back = ToolResult::try_from(&answer).unwrap();
         assert_eq!(back, result, "{result:?}");
         assert_eq!(ToolResult::try_from(answer).unwrap(), result);
     }
 }
 
+#[derive(serde::Serialize)]
+struct Rows {
+    rows: u32,
+}
+
 #[test]
 fn rmcp_json_is_the_rendered_json() {
-    let value = json!({"rows": 3});
-    for (result, structured) in cases()
-        .into_iter()
-        .map(|r| (r, None))
-        .chain([(ToolResult::ok(value.to_string()), Some(&value))])
-    {
-        let mut from_rmcp = serde_json::to_value(mcp::to_rmcp(&result, structured)).unwrap();
-        // rmcp writes the newer protocol's `resultType`; absent means the same.
-        assert_eq!(
-            from_rmcp.as_object_mut().unwrap().remove("resultType"),
-            Some(json!("complete"))
+    // rmcp may write the newer protocol's `resultType`; absent means the same.
+    fn without_result_type(answer: CallToolResult) -> serde_json::Value {
+        let mut value = serde_json::to_value(answer).unwrap();
+        let result_type = value.as_object_mut().unwrap().remove("resultType");
+        assert!(
+            result_type.is_none() || result_type == Some(json!("complete")),
+            "{result_type:?}"
         );
-        assert_eq!(
-            from_rmcp,
-            serde_json::to_value(mcp::render(&result, structured)).unwrap()
-        );
+        value
     }
+    for result in cases() {
+        let rendered = serde_json::to_value(mcp::render(&result, None)).unwrap();
+        assert_eq!(without_result_type(to_rmcp(result)), rendered);
+    }
+    // A structured success, lowered or typed: the same `structuredContent`.
+    let lowered = toolresult::ToolResult::<_>::ok(Rows { rows: 3 }).lower();
+    let rendered =
+        serde_json::to_value(mcp::render(&lowered.result, lowered.structured_content())).unwrap();
+    assert_eq!(
+        rendered,
+        json!({"content": [{"type": "text", "text": r#"{"rows":3}"#}], "structuredContent": {"rows": 3}, "isError": false})
+    );
+    assert_eq!(without_result_type(to_rmcp(lowered)), rendered);
+    let typed = toolresult::ToolResult::<_>::ok(Rows { rows: 3 });
+    assert_eq!(without_result_type(to_rmcp(typed)), rendered);
 }
 
 #[test]
 fn rmcp_blocks_are_the_expected_variants() {
-    let answer = CallToolResult::from(ToolResult::ok("x").with_parts([png(), pdf()]));
+    let answer = to_rmcp(ToolResult::ok("x").with_parts([png(), pdf()]));
     assert_eq!(answer.is_error, Some(false));
     assert!(matches!(&answer.content[0], ContentBlock::Text(t) if t.text == "x"));
     assert!(

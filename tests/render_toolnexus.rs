@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use toolresult::canonical::{ContentPart, Request, ToolResult};
-use toolresult::render::ConvertError;
+use toolresult::provider::ConvertError;
 
 #[test]
 fn toolnexus_round_trip_keeps_the_result() {

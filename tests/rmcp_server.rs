@@ -28,11 +28,10 @@ impl WeatherServer {
     fn weather(city: &str) -> ToolResult<Weather> {
         if city == "Atlantis" {
             let io = std::io::Error::new(std::io::ErrorKind::NotFound, SECRET);
-            return Failure::new(
-                ToolError::new("unknown city Atlantis").with_suggestion("try Oslo"),
-            )
-            .with_source(io)
-            .into();
+            return ToolResult::fail(
+                Failure::new(ToolError::new("unknown city Atlantis").with_suggestion("try Oslo"))
+                    .with_source(io),
+            );
         }
         ToolResult::ok(Weather {
             city: city.to_owned(),
@@ -64,7 +63,9 @@ impl ServerHandler for WeatherServer {
             "radar" => {
                 let png = ContentPart::from_path("tests/fixtures/fixture.png")
                     .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-                Self::weather(&city).with_part(png).into_call_tool_result()
+                Self::weather(&city)
+                    .with_parts([png])
+                    .into_call_tool_result()
             }
             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
         }
@@ -109,7 +110,7 @@ fn a_typed_object_success_arrives_as_structured_content_and_the_same_json_as_tex
     assert_eq!(
         answer,
         json!({
-            "content": [{"type": "text", "text": r#"{"celsius":-3.5,"city":"Oslo"}"#}],
+            "content": [{"type": "text", "text": r#"{"city":"Oslo","celsius":-3.5}"#}],
             "structuredContent": {"city": "Oslo", "celsius": -3.5},
             "isError": false
         })
@@ -149,7 +150,7 @@ fn parts_follow_the_text_block() {
         answer,
         json!({
             "content": [
-                {"type": "text", "text": r#"{"celsius":-3.5,"city":"Oslo"}"#},
+                {"type": "text", "text": r#"{"city":"Oslo","celsius":-3.5}"#},
                 {"type": "image", "data": golden, "mimeType": "image/png"}
             ],
             "structuredContent": {"city": "Oslo", "celsius": -3.5},

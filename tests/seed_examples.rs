@@ -51,7 +51,10 @@ fn structured_output_and_metadata() {
 
     // Value equality and a changed copy.
     assert_eq!(res, res.clone());
-    let as_error = res.clone().into_error_result();
+    let as_error = ToolResult {
+        is_error: true,
+        ..res.clone()
+    };
     assert!(as_error.is_error);
     assert_eq!(as_error.output, res.output);
     assert_ne!(as_error, res);
@@ -147,10 +150,8 @@ fn metadata_that_is_not_a_request_is_no_suspension() {
 
 #[test]
 fn non_text_output_in_parts() {
-    let res = ToolResult::ok_with_parts(
-        ContentPart::from_path(FIXTURE).unwrap().describe(),
-        vec![ContentPart::from_path(FIXTURE).unwrap()],
-    );
+    let res = ToolResult::ok(ContentPart::from_path(FIXTURE).unwrap().describe())
+        .with_parts([ContentPart::from_path(FIXTURE).unwrap()]);
     assert!(!res.is_error);
     assert_eq!(res.parts.len(), 1);
     assert_eq!(res.parts[0].kind(), PartKind::Image);

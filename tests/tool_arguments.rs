@@ -40,6 +40,7 @@ fn weather() -> impl Tool {
             })
         },
     )
+    .unwrap()
 }
 
 fn call(tool: &dyn Tool, args: Value) -> Lowered {
@@ -66,12 +67,9 @@ fn assert_bad(args: Value, output: &str, message: &str, path: Option<&str>) {
         json!({"error": {"message": message, "suggestion": SUGGESTION}}).to_string()
     );
     let d = &lowered.diagnostics;
-    assert!(d.is_failure());
+    assert!(d.source().is_some());
     assert_eq!(d.is_transient(), Some(false));
-    assert_eq!(
-        d.source_type_name(),
-        Some("toolresult::tool::InvalidArguments")
-    );
+    assert_eq!(d.source_type_name(), Some("InvalidArguments"));
     let source = d.source().unwrap();
     let invalid = source.downcast_ref::<InvalidArguments>().unwrap();
     assert_eq!(invalid.path(), path);
@@ -80,7 +78,12 @@ fn assert_bad(args: Value, output: &str, message: &str, path: Option<&str>) {
         .chain()
         .find_map(|e| e.downcast_ref::<serde_json::Error>())
         .unwrap();
-    assert_eq!(serde_error.to_string(), invalid.serde_error().to_string());
+    let own_source = std::error::Error::source(invalid)
+        .and_then(|e| e.downcast_ref::<serde_json::Error>())
+        .unwrap();
+    assert_eq!(serde_error.to_string(), own_source.to_string());
+    // The model reads serde's own words, after where they apply.
+    assert!(message.ends_with(&serde_error.to_string()), "{message}");
 }
 
 #[test]
@@ -158,7 +161,8 @@ fn nested_paths() {
     }
     let route = tool::function("route", "Plan a route", |r: Route| {
         r.stops.len().to_string()
-    });
+    })
+    .unwrap();
     let lowered = call(
         &route,
         json!({"stops": [{"city": "Oslo"}, {"town": "Bergen"}]}),
@@ -179,14 +183,16 @@ fn null_or_missing_args_read_as_an_empty_object() {
     }
     let list = tool::function("list", "List things", |a: Optional| {
         ToolResult::<_>::ok(json!({"limit": a.limit, "verbose": a.verbose}))
-    });
+    })
+    .unwrap();
     for args in [Value::Null, json!({})] {
         let lowered = call(&list, args);
         assert_eq!(
             serde_json::to_string(&lowered.result).unwrap(),
             r#"{"output":"{\"limit\":null,\"verbose\":false}","isError":false}"#
         );
-        assert!(!lowered.diagnostics.is_failure());
+        assert!(!lowered.result.is_error);
+        assert!(lowered.diagnostics.source().is_none());
     }
     // A tool that needs arguments still says which, when called with none.
     let lowered = call(&weather(), Value::Null);
@@ -225,7 +231,7 @@ fn unknown_field_when_the_arguments_are_closed() {
     struct Closed {
         city: String,
     }
-    let closed = tool::function("closed", "Closed", |a: Closed| a.city);
+    let closed = tool::function("closed", "Closed", |a: Closed| a.city).unwrap();
     let lowered = call(&closed, json!({"city": "Oslo", "town": "Oslo"}));
     assert_eq!(
         lowered.result.output,
@@ -275,14 +281,18 @@ fn arguments_as_json_text() {
         .downcast_ref::<InvalidArguments>()
         .unwrap();
     assert_eq!(invalid.path(), None);
-    assert!(invalid.serde_error().is_eof());
+    let serde_error = std::error::Error::source(invalid)
+        .and_then(|e| e.downcast_ref::<serde_json::Error>())
+        .unwrap();
+    assert!(serde_error.is_eof());
 }
 
 #[test]
 fn async_tools_report_bad_arguments_the_same_way() {
     let lookup = tool::async_function("lookup", "Look a key up", |a: WeatherArgs| async move {
         ToolResult::<_>::ok(a.city)
-    });
+    })
+    .unwrap();
     let lowered = pollster::block_on(lookup.call(json!({"city": 1})));
     assert_eq!(
         lowered.result.output,

@@ -8,7 +8,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolresult::canonical;
-use toolresult::tool::{self, Tool, declaration};
+use toolresult::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
+use toolresult::tool::{self, Tool};
 use toolresult::{Failure, ToolResult};
 
 #[derive(Deserialize, JsonSchema)]
@@ -44,6 +45,7 @@ fn weather() -> impl Tool {
         "Current weather for a city",
         |_: WeatherArgs| ToolResult::<_>::ok(Weather { celsius: -3.5 }),
     )
+    .unwrap()
 }
 
 /// The input schema of `weather()`, written out by hand: schemars puts
@@ -69,18 +71,18 @@ fn value<T: Serialize>(value: &T) -> Value {
 #[test]
 fn openai_chat() {
     assert_eq!(
-        text(&declaration::openai_chat(&weather())),
+        text(&openai_chat::declare(&weather())),
         format!(
             r#"{{"type":"function","function":{{"name":"get_weather","description":"Current weather for a city","parameters":{INPUT}}}}}"#
         )
     );
-    assert!(!declaration::openai_chat(&weather()).is_strict());
+    assert!(!openai_chat::declare(&weather()).is_strict());
 }
 
 #[test]
 fn openai_responses() {
     let t = weather();
-    let declared = declaration::openai_responses(&t);
+    let declared = openai_responses::declare(&t);
     assert!(!declared.is_strict());
     assert_eq!(
         text(&declared),
@@ -93,7 +95,7 @@ fn openai_responses() {
 #[test]
 fn anthropic() {
     assert_eq!(
-        text(&declaration::anthropic(&weather())),
+        text(&anthropic::declare(&weather())),
         format!(
             r#"{{"name":"get_weather","description":"Current weather for a city","input_schema":{INPUT}}}"#
         )
@@ -110,10 +112,10 @@ fn gemini() {
         r#""units":{"type":"string","enum":["celsius","fahrenheit"],"nullable":true}"#,
         r#"},"required":["city"]}}"#
     );
-    assert_eq!(text(&declaration::gemini(&weather())), expected);
+    assert_eq!(text(&gemini::declare(&weather())), expected);
     let tools: Vec<Box<dyn Tool>> = vec![Box::new(weather())];
     assert_eq!(
-        text(&declaration::gemini_tools(&tools)),
+        text(&gemini::declare_tools(&tools)),
         format!(r#"{{"functionDeclarations":[{expected}]}}"#)
     );
 }
@@ -121,11 +123,11 @@ fn gemini() {
 #[test]
 fn mcp_with_an_object_output() {
     let t = weather();
-    let declared = declaration::mcp(&t);
+    let declared = mcp::declare(&t);
     assert_eq!(
         text(&declared),
         format!(
-            r#"{{"name":"get_weather","description":"Current weather for a city","inputSchema":{INPUT},"outputSchema":{{"type":"object","properties":{{"celsius":{{"type":"number","format":"float"}}}},"required":["celsius"]}}}}"#
+            r#"{{"name":"get_weather","description":"Current weather for a city","inputSchema":{INPUT},"outputSchema":{{"type":"object","properties":{{"celsius":{{"type":"number","format":"float"}}}},"required":["celsius"]}},"annotations":{{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}}}}"#
         )
     );
     assert_eq!(declared.name(), "get_weather");
@@ -141,25 +143,23 @@ fn mcp_without_an_object_output() {
         "count",
         "Count to n",
         |a: Args| -> Result<Vec<u32>, Failure> { Ok((1..=a.n).collect()) },
-    );
+    )
+    .unwrap();
     assert_eq!(
-        text(&declaration::mcp(&count)),
-        r#"{"name":"count","description":"Count to n","inputSchema":{"type":"object","properties":{"n":{"type":"integer","format":"uint32","minimum":0}},"required":["n"]}}"#
+        text(&mcp::declare(&count)),
+        r#"{"name":"count","description":"Count to n","inputSchema":{"type":"object","properties":{"n":{"type":"integer","format":"uint32","minimum":0}},"required":["n"]},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}}"#
     );
     // A success that is a number, a string or free canonical text has none either.
     let maybe = tool::function(
         "maybe",
         "Maybe",
         |_: Args| -> Result<Option<Weather>, Failure> { Ok(None) },
-    );
-    let raw = tool::function("raw", "Raw", |_: Args| canonical::ToolResult::ok("text"));
+    )
+    .unwrap();
+    let raw = tool::function("raw", "Raw", |_: Args| canonical::ToolResult::ok("text")).unwrap();
     for t in [&maybe as &dyn Tool, &raw] {
-        assert!(
-            declaration::mcp(t).output_schema().is_none(),
-            "{}",
-            t.name()
-        );
-        assert!(!text(&declaration::mcp(t)).contains("outputSchema"));
+        assert!(mcp::declare(t).output_schema().is_none(), "{}", t.name());
+        assert!(!text(&mcp::declare(t)).contains("outputSchema"));
     }
 }
 
@@ -180,6 +180,7 @@ fn openai_example_tool() -> impl Tool {
         "Get current temperature for a given location.",
         |a: LocationArgs| a.location,
     )
+    .unwrap()
 }
 
 #[test]
@@ -208,7 +209,7 @@ fn the_openai_chat_documentation_example() {
     )
     .unwrap();
     let t = openai_example_tool();
-    let declared = declaration::openai_chat(&t);
+    let declared = openai_chat::declare(&t);
     assert_eq!(value(&declared), documented);
     assert!(text(&declared).starts_with(
         r#"{"type":"function","function":{"name":"get_weather","description":"Get current temperature for a given location.","parameters":{"#
@@ -240,7 +241,7 @@ fn the_openai_responses_documentation_example() {
     )
     .unwrap();
     let t = openai_example_tool();
-    let declared = declaration::openai_responses(&t);
+    let declared = openai_responses::declare(&t);
     assert_eq!(value(&declared), documented);
     assert!(text(&declared).starts_with(
         r#"{"type":"function","name":"get_weather","description":"Get current temperature for a given location.","parameters":{"#
@@ -260,7 +261,8 @@ fn the_anthropic_documentation_example() {
         "get_weather",
         "Get the current weather in a given location",
         |a: Args| a.location,
-    );
+    )
+    .unwrap();
     let documented: Value = serde_json::from_str(
         r#"{
             "name": "get_weather",
@@ -278,7 +280,7 @@ fn the_anthropic_documentation_example() {
         }"#,
     )
     .unwrap();
-    let declared = declaration::anthropic(&t);
+    let declared = anthropic::declare(&t);
     assert_eq!(value(&declared), documented);
     assert!(text(&declared).starts_with(
         r#"{"name":"get_weather","description":"Get the current weather in a given location","input_schema":{"#
@@ -297,7 +299,8 @@ fn the_gemini_documentation_example() {
         "get_current_temperature",
         "Gets the current temperature for a given location.",
         |a: Args| a.location,
-    );
+    )
+    .unwrap();
     let documented: Value = serde_json::from_str(
         r#"{
             "name": "get_current_temperature",
@@ -315,7 +318,7 @@ fn the_gemini_documentation_example() {
         }"#,
     )
     .unwrap();
-    let declared = declaration::gemini(&t);
+    let declared = gemini::declare(&t);
     assert_eq!(value(&declared), documented);
     assert!(text(&declared).starts_with(
         r#"{"name":"get_current_temperature","description":"Gets the current temperature for a given location.","parameters":{"#
@@ -350,6 +353,7 @@ fn weather_data() -> impl Tool {
             })
         },
     )
+    .unwrap()
 }
 
 #[test]
@@ -383,20 +387,31 @@ fn the_mcp_documentation_example() {
     )
     .unwrap();
     let t = weather_data();
-    let declared = declaration::mcp(&t);
-    assert_eq!(value(&declared), documented);
-
-    // The call result the same page shows, through `render::mcp`.
-    let lowered = t.call_blocking(json!({"location": "New York"})).unwrap();
-    let structured = declaration::mcp_structured_content(&t, &lowered.result);
+    let declared = mcp::declare(&t);
+    // This crate always writes `annotations` (the page's example has none):
+    // a tool that says nothing of its safety is MCP's default, destructive.
+    let mut declared_value = value(&declared);
+    let annotations = declared_value
+        .as_object_mut()
+        .unwrap()
+        .remove("annotations");
     assert_eq!(
-        structured,
-        Some(json!({"temperature": 22.5, "conditions": "Partly cloudy", "humidity": 65}))
+        annotations,
+        Some(json!({"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false}))
     );
-    let answer = toolresult::render::mcp::render(&lowered.result, structured.as_ref());
+    assert_eq!(declared_value, documented);
+
+    // The call result the same page shows, through `provider::mcp`.
+    let lowered = t.call_blocking(json!({"location": "New York"})).unwrap();
+    let structured = lowered.structured_content();
+    assert_eq!(
+        structured.map(|raw| raw.get()),
+        Some(r#"{"temperature":22.5,"conditions":"Partly cloudy","humidity":65}"#)
+    );
+    let answer = mcp::render(&lowered.result, structured);
     assert_eq!(
         text(&answer),
-        r#"{"content":[{"type":"text","text":"{\"conditions\":\"Partly cloudy\",\"humidity\":65,\"temperature\":22.5}"}],"structuredContent":{"conditions":"Partly cloudy","humidity":65,"temperature":22.5},"isError":false}"#
+        r#"{"content":[{"type":"text","text":"{\"temperature\":22.5,\"conditions\":\"Partly cloudy\",\"humidity\":65}"}],"structuredContent":{"temperature":22.5,"conditions":"Partly cloudy","humidity":65},"isError":false}"#
     );
     let output_schema = declared.output_schema().unwrap().as_value();
     let validator = jsonschema::draft202012::new(output_schema).unwrap();
@@ -405,19 +420,16 @@ fn the_mcp_documentation_example() {
     // A failure has no structured content.
     let failed = t.call_blocking(json!({})).unwrap();
     assert!(failed.result.is_error);
-    assert_eq!(
-        declaration::mcp_structured_content(&t, &failed.result),
-        None
-    );
+    assert!(failed.structured_content().is_none());
 }
 
 #[cfg(feature = "rmcp")]
 #[test]
 fn the_mcp_declaration_reads_as_an_rmcp_tool() {
     for t in [&weather_data() as &dyn Tool, &weather()] {
-        let declared = declaration::mcp(t);
+        let declared = mcp::declare(t);
         let read: rmcp::model::Tool = serde_json::from_str(&text(&declared)).unwrap();
-        let converted = rmcp::model::Tool::from(declared.clone());
+        let converted = rmcp::model::Tool::try_from(declared.clone()).unwrap();
         assert_eq!(read, converted);
         assert_eq!(read.name, t.name());
         assert_eq!(read.description.as_deref(), Some(t.description()));
@@ -462,10 +474,10 @@ fn strict_only_when_the_schema_already_meets_it() {
         city: String,
     }
 
-    let closed = tool::function("closed", "Closed", |a: Closed| a.city);
+    let closed = tool::function("closed", "Closed", |a: Closed| a.city).unwrap();
     // `Option` without `#[serde(default)]` is still optional to serde, so
     // `fallback` is not required and the schema is not strict.
-    assert!(!declaration::openai_responses(&closed).is_strict());
+    assert!(!openai_responses::declare(&closed).is_strict());
 
     #[derive(Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
@@ -476,34 +488,31 @@ fn strict_only_when_the_schema_already_meets_it() {
         #[serde(rename = "$ref")]
         reference: String,
     }
-    let keywords = tool::function("keywords", "Keywords", |a: Keywords| a.format);
-    assert!(declaration::openai_responses(&keywords).is_strict());
+    let keywords = tool::function("keywords", "Keywords", |a: Keywords| a.format).unwrap();
+    assert!(openai_responses::declare(&keywords).is_strict());
     assert_eq!(
-        text(&declaration::openai_chat(&keywords)),
+        text(&openai_chat::declare(&keywords)),
         r#"{"type":"function","function":{"name":"keywords","description":"Keywords","parameters":{"type":"object","properties":{"$ref":{"type":"string"},"default":{"type":"string"},"format":{"type":"string"}},"additionalProperties":false,"required":["format","default","$ref"]},"strict":true}}"#
     );
 
-    let numbers = tool::function("numbers", "Numbers", |a: ClosedWithNumber| a.city);
-    let inner = tool::function("inner", "Inner", |a: ClosedWithOpenInner| a.at.name);
-    let defaulted = tool::function("defaulted", "Defaulted", |a: ClosedWithDefault| a.city);
+    let numbers = tool::function("numbers", "Numbers", |a: ClosedWithNumber| a.city).unwrap();
+    let inner = tool::function("inner", "Inner", |a: ClosedWithOpenInner| a.at.name).unwrap();
+    let defaulted =
+        tool::function("defaulted", "Defaulted", |a: ClosedWithDefault| a.city).unwrap();
     for t in [&numbers as &dyn Tool, &inner, &defaulted, &weather()] {
+        assert!(!openai_responses::declare(t).is_strict(), "{}", t.name());
         assert!(
-            !declaration::openai_responses(t).is_strict(),
+            text(&openai_responses::declare(t)).ends_with(r#","strict":false}"#),
             "{}",
             t.name()
         );
-        assert!(
-            text(&declaration::openai_responses(t)).ends_with(r#","strict":false}"#),
-            "{}",
-            t.name()
-        );
-        assert!(!text(&declaration::openai_chat(t)).contains("strict"));
+        assert!(!text(&openai_chat::declare(t)).contains("strict"));
     }
 }
 
 #[test]
 fn strict_compatibility_of_hand_written_schemas() {
-    use declaration::is_strict_compatible;
+    use openai_chat::is_strict_compatible;
     let strict = [
         json!({"type": "object", "properties": {}, "additionalProperties": false}),
         json!({"type": "object", "properties": {
@@ -558,8 +567,8 @@ enum Shape {
 
 #[test]
 fn gemini_strips_what_it_refuses() {
-    let t = tool::function("plant", "Plant a tree", |_: Tree| "ok");
-    let declared = text(&declaration::gemini(&t));
+    let t = tool::function("plant", "Plant a tree", |_: Tree| "ok").unwrap();
+    let declared = text(&gemini::declare(&t));
     for refused in [
         "$ref",
         "$defs",
@@ -583,15 +592,15 @@ fn gemini_strips_what_it_refuses() {
 fn gemini_without_arguments_has_no_parameters() {
     #[derive(Deserialize, JsonSchema)]
     struct NoArgs {}
-    let now = tool::function("now", "The time", |_: NoArgs| "noon");
+    let now = tool::function("now", "The time", |_: NoArgs| "noon").unwrap();
     assert_eq!(
-        text(&declaration::gemini(&now)),
+        text(&gemini::declare(&now)),
         r#"{"name":"now","description":"The time"}"#
     );
-    assert!(declaration::gemini(&now).parameters().is_none());
+    assert!(gemini::declare(&now).parameters().is_none());
     // The others still say it takes an (empty) object.
     assert_eq!(
-        text(&declaration::anthropic(&now)),
+        text(&anthropic::declare(&now)),
         r#"{"name":"now","description":"The time","input_schema":{"type":"object"}}"#
     );
 }
@@ -611,9 +620,9 @@ fn gemini_unions_tuples_and_maps() {
         tags: HashMap<String, String>,
         maybe: Option<Vec<String>>,
     }
-    let t = tool::function("mixed", "Mixed", |_: Mixed| "ok");
+    let t = tool::function("mixed", "Mixed", |_: Mixed| "ok").unwrap();
     assert_eq!(
-        text(&declaration::gemini(&t)),
+        text(&gemini::declare(&t)),
         concat!(
             r#"{"name":"mixed","description":"Mixed","parameters":{"type":"object","properties":{"#,
             r#""either":{"anyOf":[{"type":"integer","minimum":0},{"type":"string"}]},"#,
@@ -633,17 +642,17 @@ fn an_enum_of_argument_shapes_is_still_an_object() {
         Start { id: u32 },
         Stop,
     }
-    let t = tool::function("act", "Start or stop", |_: Act| "ok");
+    let t = tool::function("act", "Start or stop", |_: Act| "ok").unwrap();
     let start = r#"{"type":"object","properties":{"action":{"type":"string","const":"start"},"id":{"type":"integer","format":"uint32","minimum":0}},"required":["action","id"]}"#;
     let stop = r#"{"type":"object","properties":{"action":{"type":"string","const":"stop"}},"required":["action"]}"#;
     assert_eq!(
-        text(&declaration::anthropic(&t)),
+        text(&anthropic::declare(&t)),
         format!(
             r#"{{"name":"act","description":"Start or stop","input_schema":{{"type":"object","oneOf":[{start},{stop}]}}}}"#
         )
     );
     assert_eq!(
-        text(&declaration::gemini(&t)),
+        text(&gemini::declare(&t)),
         concat!(
             r#"{"name":"act","description":"Start or stop","parameters":{"type":"object","anyOf":["#,
             r#"{"type":"object","properties":{"action":{"type":"string","enum":["start"]},"id":{"type":"integer","minimum":0}},"required":["action","id"]},"#,

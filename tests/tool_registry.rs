@@ -38,41 +38,50 @@ struct NoArgs {}
 
 fn tools(counter: Arc<AtomicU32>) -> Vec<Box<dyn Tool>> {
     vec![
-        Box::new(tool::function("add", "Add two integers", |a: AddArgs| {
-            a.a.checked_add(a.b)
-                .ok_or(ToolError::new("the sum overflows"))
-        })),
-        Box::new(tool::function(
-            "weather",
-            "Weather for a city",
-            |a: CityArgs| {
+        Box::new(
+            tool::function("add", "Add two integers", |a: AddArgs| {
+                a.a.checked_add(a.b)
+                    .ok_or(ToolError::new("the sum overflows"))
+            })
+            .unwrap(),
+        ),
+        Box::new(
+            tool::function("weather", "Weather for a city", |a: CityArgs| {
                 ToolResult::<_>::ok(Weather {
                     city: a.city,
                     celsius: 21.5,
                 })
-            },
-        )),
-        Box::new(tool::async_function(
-            "lookup",
-            "Look a key up",
-            |a: CityArgs| async move {
+            })
+            .unwrap(),
+        ),
+        Box::new(
+            tool::async_function("lookup", "Look a key up", |a: CityArgs| async move {
                 if a.city == "region" {
                     ToolResult::ok("eu-west-1".to_owned())
                 } else {
                     ToolResult::fail(LookupError::NotFound { key: a.city })
                 }
-            },
-        )),
-        Box::new(tool::function(
-            "tick",
-            "Count calls",
-            move |_: NoArgs| -> Result<u32, Failure> {
-                Ok(counter.fetch_add(1, Ordering::SeqCst) + 1)
-            },
-        )),
-        Box::new(tool::function("read", "Read a file", |a: CityArgs| {
-            std::fs::read_to_string(a.city)
-        })),
+            })
+            .unwrap(),
+        ),
+        Box::new(
+            tool::function(
+                "tick",
+                "Count calls",
+                move |_: NoArgs| -> Result<u32, Failure> {
+                    Ok(counter.fetch_add(1, Ordering::SeqCst) + 1)
+                },
+            )
+            .unwrap(),
+        ),
+        Box::new(
+            tool::function(
+                "read",
+                "Read a file",
+                |a: CityArgs| -> Result<String, Failure> { Ok(std::fs::read_to_string(a.city)?) },
+            )
+            .unwrap(),
+        ),
     ]
 }
 
@@ -119,7 +128,17 @@ fn a_loop_over_mixed_tools() {
         let lowered = call(&tools, name, args).unwrap();
         assert_eq!(lowered.result.output, output, "{name}");
         assert_eq!(lowered.result.is_error, is_error, "{name}");
-        assert_eq!(lowered.diagnostics.is_failure(), is_error, "{name}");
+        // A lowered result says it failed in `is_error`; a success's
+        // diagnostics are empty.
+        let d = &lowered.diagnostics;
+        if !is_error {
+            assert!(d.source().is_none(), "{name}");
+            assert_eq!(d.is_transient(), None, "{name}");
+            assert_eq!(d.retry_after(), None, "{name}");
+        }
+        if name == "read" {
+            assert_eq!(d.source_type_name(), Some("std::io::Error"));
+        }
     }
     assert_eq!(counter.load(Ordering::SeqCst), 2);
     assert!(call(&tools, "nope", json!({})).is_none());

@@ -4,6 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use toolresult::provider::mcp;
 use toolresult::tool::{self, Tool};
 use toolresult::{Failure, ToolError, ToolResult};
 
@@ -59,6 +60,7 @@ fn search() -> impl Tool {
             }),
         }
     })
+    .unwrap()
 }
 
 fn validator(schema: &Value) -> jsonschema::Validator {
@@ -122,7 +124,8 @@ fn the_output_schema_validates_a_real_success() {
     let t = search();
     let schema = t.output_schema().as_value();
     assert_draft_2020_12(schema);
-    assert!(tool::is_object_schema(t.output_schema()));
+    // An object success: MCP declares it as the tool's `outputSchema`.
+    assert_eq!(mcp::declare(&t).output_schema(), Some(t.output_schema()));
     let success = output_json(&t, json!({"query": "start", "kind": "post"}));
     assert_eq!(
         success,
@@ -208,13 +211,14 @@ fn a_loose_success_type_still_validates_its_failures() {
             return Err(ToolError::new("the query is empty").into());
         }
         Ok(json!({"query": a.query}))
-    });
+    })
+    .unwrap();
     let v = validator(t.model_facing_schema().as_value());
     for args in [json!({"query": "x"}), json!({"query": ""}), json!([1])] {
         let real = output_json(&t, args);
         assert!(v.is_valid(&real), "{real}");
     }
-    assert!(!tool::is_object_schema(t.output_schema()));
+    assert!(mcp::declare(&t).output_schema().is_none());
 }
 
 #[test]
@@ -223,16 +227,21 @@ fn a_panic_is_a_valid_failure() {
         "boom",
         "Boom",
         |_: SearchArgs| -> ToolResult<Hits, SearchError> { panic!("kaput") },
-    );
+    )
+    .unwrap();
     let real = output_json(&t, json!({"query": "x"}));
     assert_eq!(
         real,
-        json!({"error": {"message": "the tool failed with an unexpected error (toolresult::tool::ToolPanicked)"}})
+        json!({"error": {"message": "the tool failed with an unexpected error (ToolPanicked)"}})
     );
     assert!(validator(t.model_facing_schema().as_value()).is_valid(&real));
     // The tool's own error type alone would not have said so.
-    let own = tool::model_facing_schema::<Hits, SearchError>();
+    let own = t.model_facing_schema();
     let own_error = &own.as_value()["anyOf"][1]["properties"]["error"]["anyOf"][0];
+    assert_eq!(
+        own_error["oneOf"][1]["properties"]["code"]["const"],
+        "forbidden"
+    );
     assert!(!validator(own_error).is_valid(&real["error"]));
 }
 
@@ -245,7 +254,8 @@ fn the_default_error_shape() {
                 .into());
         }
         Ok(a.query.len() as u32)
-    });
+    })
+    .unwrap();
     let schema = t.model_facing_schema().as_value();
     assert_eq!(
         schema,
@@ -277,7 +287,7 @@ fn the_default_error_shape() {
         assert!(v.is_valid(&real), "{real}");
     }
     // A non-object success has no MCP outputSchema.
-    assert!(!tool::is_object_schema(t.output_schema()));
+    assert!(mcp::declare(&t).output_schema().is_none());
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]
@@ -288,8 +298,14 @@ struct Node {
 
 #[test]
 fn a_recursive_type_keeps_its_defs() {
-    let schema = tool::output_schema::<Node>();
-    let value = schema.as_value();
+    let t = tool::function("tree", "A tree", |a: SearchArgs| {
+        ToolResult::<Node>::ok(Node {
+            name: a.query,
+            children: Vec::new(),
+        })
+    })
+    .unwrap();
+    let value = t.output_schema().as_value();
     assert!(value.get("$defs").is_some());
     assert_draft_2020_12(value);
     let tree = json!({"name": "a", "children": [{"name": "b", "children": []}]});

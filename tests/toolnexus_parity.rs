@@ -193,20 +193,18 @@ fn an_audio_part() {
 
 #[test]
 fn a_result_with_every_kind_of_part_and_metadata() {
-    let our = ours::ToolResult::ok_with_parts(
-        "four parts",
-        vec![
+    let our = ours::ToolResult::ok("four parts")
+        .with_parts([
             ours::ContentPart::text("caption"),
             ours::ContentPart::from_path(PNG).unwrap(),
             ours::ContentPart::from_bytes(PDF_BYTES.to_vec(), "application/pdf")
                 .unwrap()
                 .with_name("q3.pdf"),
             ours::ContentPart::from_url("https://example.com/a.wav", Some("audio/wav")).unwrap(),
-        ],
-    )
-    .with_meta("title", "search: usage")
-    .with_meta("count", 2)
-    .with_meta("ids", vec![1, 2]);
+        ])
+        .with_meta("title", "search: usage")
+        .with_meta("count", 2)
+        .with_meta("ids", vec![1, 2]);
 
     let mut pdf = tn::ContentPart::from_bytes(PDF_BYTES, "application/pdf").unwrap();
     pdf.name = "q3.pdf".into();
@@ -431,13 +429,10 @@ fn our_results() -> Vec<ours::ToolResult> {
     vec![
         ours::ToolResult::ok("eu-west-1"),
         ours::ToolResult::error("No such config key: nope"),
-        ours::ToolResult::ok_with_parts(
-            "image (image/png, 82 bytes)",
-            vec![ours::ContentPart::from_path(PNG).unwrap()],
-        ),
-        ours::ToolResult::ok_with_parts(
-            "parts",
-            vec![
+        ours::ToolResult::ok("image (image/png, 82 bytes)")
+            .with_parts([ours::ContentPart::from_path(PNG).unwrap()]),
+        ours::ToolResult::ok("parts")
+            .with_parts([
                 ours::ContentPart::text("caption"),
                 ours::ContentPart::from_bytes(PDF_BYTES.to_vec(), "application/pdf")
                     .unwrap()
@@ -445,9 +440,8 @@ fn our_results() -> Vec<ours::ToolResult> {
                 ours::ContentPart::from_bytes(WAV_BYTES.to_vec(), "audio/wav").unwrap(),
                 ours::ContentPart::from_url("https://example.com/a.png", Some("image/png"))
                     .unwrap(),
-            ],
-        )
-        .with_meta("count", 2),
+            ])
+            .with_meta("count", 2),
         ours::ToolResult::pending(
             ours::Request::input("Which environment?")
                 .with_id("req-1")

@@ -203,13 +203,10 @@ pub fn tool_result() -> impl Strategy<Value = ToolResult> {
         prop::option::of(json_map()),
     )
         .prop_map(|(output, is_error, parts, metadata)| {
-            let result = ToolResult::ok(output)
-                .with_is_error(is_error)
-                .with_parts(parts);
-            match metadata {
-                Some(metadata) => result.with_metadata(metadata),
-                None => result,
-            }
+            let mut result = ToolResult::ok(output).with_parts(parts);
+            result.is_error = is_error;
+            result.metadata = metadata;
+            result
         });
     let pending = request().prop_map(ToolResult::pending);
     let auth = (any::<String>(), prop::option::of(any::<String>()))
