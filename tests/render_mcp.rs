@@ -4,8 +4,9 @@ mod common;
 
 use common::*;
 use serde_json::json;
+use toolresult::IntoToolResult;
 use toolresult::canonical::{ContentPart, PartKind, ToolResult};
-use toolresult::render::{ConvertError, mcp};
+use toolresult::provider::{ConvertError, mcp};
 
 fn render(result: &ToolResult) -> serde_json::Value {
     json(&mcp::render(result, None))
@@ -48,7 +49,7 @@ fn image_golden() {
 fn pdf_is_an_embedded_blob_resource() {
     assert_eq!(
         render(&with_pdf())["content"][1],
-        json!({"type": "resource", "resource": {"uri": "q3.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="}})
+        json!({"type": "resource", "resource": {"uri": "file:///q3.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="}})
     );
 }
 
@@ -72,29 +73,34 @@ fn a_url_part_is_a_resource_link() {
     );
 }
 
-#[test]
-fn structured_content_is_also_the_text_block() {
-    let value = json!({"region": "eu-west-1", "note": "a<b & c>d"});
-    let result = ToolResult::ok(value.to_string());
-    let rendered = render_structured(&result, &value);
-    assert_eq!(
-        rendered,
-        json!({
-            "content": [{"type": "text", "text": r#"{"note":"a\u003cb \u0026 c\u003ed","region":"eu-west-1"}"#}],
-            "structuredContent": value,
-            "isError": false
-        })
-    );
-    // The text block is the same JSON value.
-    let text = rendered["content"][0]["text"].as_str().unwrap();
-    assert_eq!(
-        serde_json::from_str::<serde_json::Value>(text).unwrap(),
-        value
-    );
+#[derive(serde::Serialize)]
+struct Region {
+    region: &'static str,
+    note: &'static str,
 }
 
-fn render_structured(result: &ToolResult, value: &serde_json::Value) -> serde_json::Value {
-    json(&mcp::render(result, Some(value)))
+#[test]
+fn structured_content_is_also_the_text_block() {
+    let lowered = toolresult::ToolResult::<_>::ok(Region {
+        region: "eu-west-1",
+        note: "a<b & c>d",
+    })
+    .lower();
+    let structured = lowered.structured_content();
+    let rendered = mcp::render(&lowered.result, structured);
+    // The text block is `output` byte for byte: the struct's key order, and
+    // `<`, `&`, `>` as they are; `structuredContent` the same bytes.
+    assert_eq!(
+        serde_json::to_string(&rendered).unwrap(),
+        r#"{"content":[{"type":"text","text":"{\"region\":\"eu-west-1\",\"note\":\"a<b & c>d\"}"}],"structuredContent":{"region":"eu-west-1","note":"a<b & c>d"},"isError":false}"#
+    );
+    let value = json(&rendered);
+    let text = value["content"][0]["text"].as_str().unwrap();
+    assert_eq!(text, r#"{"region":"eu-west-1","note":"a<b & c>d"}"#);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(text).unwrap(),
+        value["structuredContent"]
+    );
 }
 
 #[test]
@@ -286,11 +292,16 @@ fn round_trip_keeps_output_is_error_and_every_part() {
         image(),
         with_pdf(),
         with_wav(),
-        image().into_error_result(),
-        ToolResult::ok_with_parts(
-            "a screenshot, a report and a recording",
-            vec![png(), pdf(), wav(), url_pdf],
-        ),
+        ToolResult {
+            is_error: true,
+            ..image()
+        },
+        ToolResult::ok("a screenshot, a report and a recording").with_parts([
+            png(),
+            pdf(),
+            wav(),
+            url_pdf,
+        ]),
         ToolResult::ok("multi\nline\n\noutput"),
         ToolResult::ok(""),
     ];
@@ -301,10 +312,23 @@ fn round_trip_keeps_output_is_error_and_every_part() {
 
 #[test]
 fn round_trip_with_structured_content_keeps_its_json() {
-    let value = json!({"rows": 3});
-    let result = ToolResult::ok(value.to_string());
-    let back = mcp::from_value(&render_structured(&result, &value)).unwrap();
-    assert_eq!(back, result);
+    #[derive(serde::Serialize)]
+    struct Rows {
+        rows: u32,
+        zone: &'static str,
+        note: &'static str,
+    }
+    let lowered = toolresult::ToolResult::<_>::ok(Rows {
+        rows: 3,
+        zone: "eu",
+        note: "<a & b>",
+    })
+    .lower();
+    let rendered = json(&mcp::render(&lowered.result, lowered.structured_content()));
+    let back = mcp::from_value(&rendered).unwrap();
+    // `output` comes back byte for byte: unsorted keys, nothing escaped.
+    assert_eq!(back.output, r#"{"rows":3,"zone":"eu","note":"<a & b>"}"#);
+    assert_eq!(back, lowered.result);
 }
 
 /// What MCP cannot carry back, each as documented on `render::mcp`.
