@@ -28,10 +28,10 @@ fn lower_failure(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    group.bench_function("toolresult fail(e).into_tool_result()", |b| {
+    group.bench_function("toolresult fail(e).lower()", |b| {
         b.iter_batched(
             || error.clone(),
-            |e| ToolResult::<u8, ApiError>::fail(black_box(e)).into_tool_result(),
+            |e| ToolResult::<u8, ApiError>::fail(black_box(e)).lower(),
             BatchSize::SmallInput,
         )
     });
@@ -78,10 +78,10 @@ fn lower_failure(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    group.bench_function("toolresult fail(e).into_tool_result()", |b| {
+    group.bench_function("toolresult fail(e).lower()", |b| {
         b.iter_batched(
             || error.clone(),
-            |e| ToolResult::<u8>::fail(black_box(e)).into_tool_result(),
+            |e| ToolResult::<u8>::fail(black_box(e)).lower(),
             BatchSize::SmallInput,
         )
     });

@@ -28,10 +28,10 @@ where
             BatchSize::SmallInput,
         )
     });
-    group.bench_function("toolresult ok().into_tool_result()", |b| {
+    group.bench_function("toolresult ok().lower()", |b| {
         b.iter_batched(
             || value.clone(),
-            |v| ToolResult::<T>::ok(black_box(v)).into_tool_result(),
+            |v| ToolResult::<T>::ok(black_box(v)).lower(),
             BatchSize::SmallInput,
         )
     });
@@ -64,10 +64,10 @@ fn text_success(c: &mut Criterion) {
             BatchSize::SmallInput,
         )
     });
-    group.bench_function("toolresult ok().into_tool_result()", |b| {
+    group.bench_function("toolresult ok().lower()", |b| {
         b.iter_batched(
             || text.clone(),
-            |v| ToolResult::<String>::ok(black_box(v)).into_tool_result(),
+            |v| ToolResult::<String>::ok(black_box(v)).lower(),
             BatchSize::SmallInput,
         )
     });

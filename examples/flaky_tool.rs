@@ -14,7 +14,8 @@ use std::cell::Cell;
 use std::time::Duration;
 
 use serde::Serialize;
-use toolresult::retry::{Backoff, Cancelled, RetryPolicy, ToolSafety};
+use toolresult::retry::{Backoff, Cancelled, RetryPolicy};
+use toolresult::tool::ToolSafety;
 use toolresult::{Failure, IntoToolResult, ToolError, ToolResult};
 
 #[derive(Serialize)]
@@ -28,9 +29,9 @@ fn forecast(calls: &Cell<u32>) -> ToolResult<Forecast> {
     calls.set(calls.get() + 1);
     if calls.get() < 3 {
         let timeout = std::io::Error::new(std::io::ErrorKind::TimedOut, "upstream 10.0.0.7 slow");
-        return Failure::new(ToolError::new("the weather service timed out"))
-            .with_source(timeout)
-            .into();
+        return ToolResult::fail(
+            Failure::new(ToolError::new("the weather service timed out")).with_source(timeout),
+        );
     }
     ToolResult::ok(Forecast {
         city: "Oslo",
@@ -40,7 +41,6 @@ fn forecast(calls: &Cell<u32>) -> ToolResult<Forecast> {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let policy = RetryPolicy::new()
-        .safety(ToolSafety::read_only())
         .max_attempts(4)
         .backoff(Backoff::exponential(
             Duration::from_millis(20),
@@ -58,7 +58,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         });
 
     let calls = Cell::new(0);
-    let run = policy.run(|| forecast(&calls));
+    // The forecast tool only reads: a repeat call is harmless.
+    let run = policy.run(ToolSafety::ReadOnly, || forecast(&calls));
     let lowered = run.outcome.lower();
     println!(
         "{} attempts, stopped because {}: {}",
@@ -68,22 +69,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // A tool that sends mail promises nothing: a transient failure is surfaced, not repeated.
     let sent = Cell::new(0);
-    let send = policy.clone().safety(ToolSafety::default());
-    let run = send.run(|| -> ToolResult<()> {
+    let run = policy.run(ToolSafety::default(), || -> ToolResult<()> {
         sent.set(sent.get() + 1);
-        Failure::new(ToolError::new("the mail server hung up"))
-            .transient()
-            .into()
+        ToolResult::fail(Failure::new(ToolError::new("the mail server hung up")).transient())
     });
     println!("send_email: {} attempt, {}", run.attempts, run.stop);
     assert_eq!(sent.get(), 1);
 
     // A cancelled call is over, whatever its hint says.
-    let run = policy.run(|| -> ToolResult<()> {
-        Failure::new(ToolError::new("cancelled by the user"))
-            .with_source(Cancelled)
-            .transient()
-            .into()
+    let run = policy.run(ToolSafety::ReadOnly, || -> ToolResult<()> {
+        ToolResult::fail(
+            Failure::new(ToolError::new("cancelled by the user"))
+                .with_source(Cancelled)
+                .transient(),
+        )
     });
     println!("cancelled: {} attempt, {}", run.attempts, run.stop);
     Ok(())

@@ -61,7 +61,7 @@ fn rows(n: usize) -> Vec<Row> {
 #[test]
 fn a_small_success_is_one_allocation() {
     let value = rows(1);
-    let (n, lowered) = count(|| ToolResult::<_>::ok(value).into_tool_result());
+    let (n, lowered) = count(|| ToolResult::<_>::ok(value).lower().result);
     assert_eq!(n, 1, "only the output string");
     assert!(lowered.output.starts_with(r#"[{"id":0"#));
 }
@@ -72,7 +72,7 @@ fn a_success_allocates_what_serde_json_does_and_no_more() {
         let value = rows(size);
         let (floor, json) = count(|| serde_json::to_string(&value).unwrap());
         let owned = value.clone();
-        let (ours, lowered) = count(move || ToolResult::<_>::ok(owned).into_tool_result());
+        let (ours, lowered) = count(move || ToolResult::<_>::ok(owned).lower().result);
         assert_eq!(lowered.output, json);
         assert_eq!(ours, floor, "size {size}");
     }
@@ -86,7 +86,7 @@ fn a_failure_allocates_what_serde_json_does_and_no_more() {
         error: &'a ToolError,
     }
     let (floor, json) = count(|| serde_json::to_string(&Envelope { error: &error }).unwrap());
-    let (ours, lowered) = count(|| ToolResult::<u8>::fail(error).into_tool_result());
+    let (ours, lowered) = count(|| ToolResult::<u8>::fail(error).lower().result);
     assert_eq!(lowered.output, json);
     assert_eq!(ours, floor);
     assert_eq!(ours, 1, "only the output string");

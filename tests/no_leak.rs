@@ -5,7 +5,7 @@
 use std::fmt;
 
 use toolresult::canonical::ContentPart;
-use toolresult::{DynToolResult, Failure, IntoToolResult, ResultExt, ToolError, ToolResult};
+use toolresult::{Failure, IntoToolResult, Lowered, ResultExt, ToolError, ToolResult};
 
 const SECRET: &str = "SENTINEL-7f3a9c";
 
@@ -69,21 +69,20 @@ fn check(label: &str, lowered: toolresult::Lowered) {
 
 #[test]
 fn typed_failure_with_a_source() {
-    let result: ToolResult<u8> = Failure::new(ToolError::new("the database is unavailable"))
-        .with_source(leaky())
-        .into();
-    assert_clean("typed Debug", &format!("{result:?}"));
-    assert_clean(
-        "failure Debug",
-        &format!("{:?}", result.as_failure().unwrap()),
+    let result: ToolResult<u8> = ToolResult::fail(
+        Failure::new(ToolError::new("the database is unavailable")).with_source(leaky()),
     );
+    assert_clean("typed Debug", &format!("{result:?}"));
+    assert_clean("failure Debug", &format!("{:?}", result.failure().unwrap()));
     check("typed", result.lower());
 }
 
 #[test]
 fn unexpected_std_error() {
-    let failed: Result<u8, Leaky> = Err(leaky());
-    check("Result<T, std error>", failed.lower());
+    // Any std error is an unexpected failure, its text kept for Rust only.
+    let failed: Result<u8, Failure> = Err(Failure::unexpected(leaky()));
+    assert_clean("Result Debug", &format!("{failed:?}"));
+    check("Result<T, Failure> of a std error", failed.lower());
 }
 
 #[test]
@@ -91,9 +90,11 @@ fn question_mark_on_a_std_error() {
     fn body() -> Result<u8, Failure> {
         Err(leaky())?
     }
-    let result: ToolResult<u8> = body().into();
+    assert_clean("Result Debug", &format!("{:?}", body()));
+    let result: ToolResult<u8> = ToolResult::fail(body().unwrap_err());
     assert_clean("typed Debug", &format!("{result:?}"));
-    check("? in a body", result.lower());
+    check("? in a body", body().lower());
+    check("? in a body, typed", result.lower());
 }
 
 #[test]
@@ -106,26 +107,36 @@ fn result_ext_context() {
 #[test]
 fn anyhow_context_chain() {
     let err = anyhow::Error::new(leaky()).context(format!("while loading user {SECRET}"));
-    let result: ToolResult<u8> = Failure::unexpected_anyhow(err).into();
+    let result: ToolResult<u8> = ToolResult::fail(Failure::unexpected(err));
     check("anyhow", result.lower());
     let err = anyhow::Error::new(leaky()).context(format!("while loading user {SECRET}"));
-    let result: ToolResult<u8> = Failure::new(ToolError::new("x")).with_anyhow(err).into();
+    let result: ToolResult<u8> =
+        ToolResult::fail(Failure::new(ToolError::new("x")).with_source(err));
     check("anyhow with model error", result.lower());
+    // `?` on an `anyhow::Result` in a body.
+    fn body() -> Result<u8, Failure> {
+        let loaded: anyhow::Result<u8> =
+            Err(anyhow::Error::new(leaky()).context(format!("while loading user {SECRET}")));
+        Ok(loaded?)
+    }
+    check("? on anyhow", body().lower());
 }
 
 #[test]
 fn failure_with_parts_and_the_dyn_view() {
     let png = ContentPart::from_path("tests/fixtures/fixture.png").unwrap();
-    let result: ToolResult<u8> = ToolResult::failure(
+    let result: ToolResult<u8> = ToolResult::fail(
         Failure::new(ToolError::new("screenshot of the failure")).with_source(leaky()),
     )
-    .with_part(png);
-    let view: &dyn DynToolResult = &result;
-    let by_ref = view.to_tool_result();
-    assert_clean("dyn view", &serde_json::to_string(&by_ref).unwrap());
-    assert_clean("dyn view Debug", &format!("{by_ref:?}"));
-    let boxed: Box<dyn DynToolResult> = Box::new(result);
-    check("dyn lower_boxed", boxed.lower_boxed());
+    .with_parts([png]);
+    // Results of different types are held type-erased as `Lowered` values.
+    let other: ToolResult<String, String> =
+        ToolResult::fail(Failure::new("no screenshot".to_owned()).with_source(leaky()));
+    let held: Vec<Lowered> = vec![result.lower(), other.lower()];
+    assert_eq!(held[0].result.parts.len(), 1);
+    for lowered in held {
+        check("held Lowered", lowered);
+    }
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! `T` and `E` serialise to (failing serialisers included), and a secret
 //! anywhere in a source error chain never reaches the model channel: not
 //! the lowered result, its JSON or Debug, nor any provider rendering of it
-//! (every style in `toolresult::render`, both part policies, and the `rmcp`
-//! and `toolnexus` conversions when those features are on).
+//! (every provider in `toolresult::provider`, both part policies, and the
+//! `rmcp` and `toolnexus` conversions when those features are on).
 
 mod strategies;
 
@@ -12,11 +12,16 @@ use std::fmt;
 use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use toolresult::canonical::{self, ContentPart};
-use toolresult::render::{
+use toolresult::provider::{
     PartPolicy, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
 };
-use toolresult::{DynToolResult, Failure, IntoToolResult, ToolResult};
+use toolresult::{Failure, IntoToolResult, Lowered, ToolResult};
+
+/// What the model is shown when a value or error cannot be serialised.
+const SERIALISE_FAILED_OUTPUT: &str =
+    r#"{"error":{"message":"the tool's result could not be serialised to JSON"}}"#;
 
 /// JSON values drawn from lowercase words and numbers: never the secret.
 fn json_value() -> impl Strategy<Value = Value> {
@@ -133,37 +138,52 @@ fn rendered<R: Serialize + fmt::Debug, X: fmt::Display>(rendering: Result<R, X>)
     }
 }
 
-/// Every provider rendering of a result, in every style and under both part
-/// policies, as JSON and Debug (or the error text under `Strict`), plus the
-/// MCP rendering read back into a canonical result.
-fn provider_views(result: &canonical::ToolResult) -> Vec<String> {
+/// Every provider rendering of a lowered result, in every style and under
+/// both part policies, as JSON and Debug (or the error text under `Strict`),
+/// plus the MCP rendering read back into a canonical result. Takes the
+/// lowered result, as the rmcp conversion of it does.
+fn provider_views(lowered: Lowered) -> Vec<String> {
+    let result = &lowered.result;
     let call = ToolCall::new("call_1", "lookup");
-    let structured: Option<Value> = serde_json::from_str(&result.output).ok();
+    // Any JSON in the output as structured content, not only what lowering
+    // decided: the MCP rendering must not leak whatever it is handed.
+    let any_json: Option<&RawValue> = serde_json::from_str(&result.output).ok();
     let mut views = Vec::new();
-    views.extend(rendered(Ok::<_, String>(
-        openai_chat::tool_message(call, result).into_message(),
-    )));
     for policy in [PartPolicy::Placeholder, PartPolicy::Strict] {
-        views.extend(rendered(openai_chat::render_turn(
-            &[(call, result)],
-            policy,
-        )));
+        let answers = [(call, result)];
+        views.extend(rendered(openai_chat::reply(&answers, policy)));
+        views.extend(rendered(openai_responses::reply(&answers, policy)));
+        views.extend(rendered(anthropic::reply(&answers, policy)));
+        views.extend(rendered(gemini::reply(&answers, policy)));
         views.extend(rendered(openai_responses::render(call, result, policy)));
         views.extend(rendered(anthropic::render(call, result, policy)));
         views.extend(rendered(gemini::render(call, result, policy)));
     }
-    for structured in [None, structured.as_ref()] {
+    for structured in [None, any_json, lowered.structured_content()] {
         let answer = mcp::render(result, structured);
         views.extend(rendered(Ok::<_, String>(&answer)));
         let json = serde_json::to_value(&answer).unwrap();
         views.extend(rendered(mcp::from_value(&json)));
-        #[cfg(feature = "rmcp")]
-        views.extend(rendered(Ok::<_, String>(mcp::to_rmcp(result, structured))));
     }
     #[cfg(feature = "toolnexus")]
     views.extend(rendered(Ok::<_, String>(toolnexus::ToolResult::from(
         result,
     ))));
+    #[cfg(feature = "rmcp")]
+    {
+        use rmcp::handler::server::tool::IntoCallToolResult;
+        use rmcp::model::CallToolResponse;
+        // The canonical result alone (no structured content), then the
+        // lowered result with the structured content it decided.
+        let complete = |response: Result<CallToolResponse, rmcp::ErrorData>| {
+            response.map(|response| match response {
+                CallToolResponse::Complete(answer) => answer,
+                other => panic!("a tool result is complete, not {other:?}"),
+            })
+        };
+        views.extend(rendered(complete(result.clone().into_call_tool_result())));
+        views.extend(rendered(complete(lowered.into_call_tool_result())));
+    }
     views
 }
 
@@ -183,7 +203,13 @@ proptest! {
 
     #[test]
     fn failure_lowers_to_the_error_envelope(error in json_value(), transient in any::<Option<bool>>()) {
-        let result: ToolResult<u8, Value> = Failure::new(error.clone()).with_transient(transient).into();
+        let failure = Failure::new(error.clone());
+        let failure = match transient {
+            Some(true) => failure.transient(),
+            Some(false) => failure.permanent(),
+            None => failure,
+        };
+        let result: ToolResult<u8, Value> = ToolResult::fail(failure);
         let lowered = result.lower();
         prop_assert!(lowered.result.is_error);
         let expected = format!(r#"{{"error":{}}}"#, serde_json::to_string(&error).unwrap());
@@ -195,17 +221,19 @@ proptest! {
     fn failing_serialisers_never_panic(value in json_value(), fail_value in any::<bool>(), fail_error in any::<bool>(), success in any::<bool>()) {
         let t = FailsAfter { value: value.clone(), fail: fail_value };
         let e = FailsAfter { value, fail: fail_error };
+        // The same outcome as a `Result<T, Failure<E>>` lowers the same way.
+        let plain: Result<FailsAfter, Failure<FailsAfter>> =
+            if success { Ok(t.clone()) } else { Err(Failure::new(e.clone())) };
         let result: ToolResult<FailsAfter, FailsAfter> = if success { ToolResult::ok(t) } else { ToolResult::fail(e) };
-        let by_ref = result.to_tool_result();
         let lowered = result.lower();
-        prop_assert_eq!(&by_ref, &lowered.result);
+        prop_assert_eq!(&plain.lower().result, &lowered.result);
         let failed = (success && fail_value) || (!success && fail_error);
         if failed {
             prop_assert!(lowered.result.is_error);
-            prop_assert_eq!(lowered.result.output.as_str(), toolresult::lower::SERIALISE_FAILED_OUTPUT);
+            prop_assert_eq!(lowered.result.output.as_str(), SERIALISE_FAILED_OUTPUT);
             prop_assert!(lowered.diagnostics.source().unwrap().is::<serde_json::Error>());
         }
-        for view in model_channel_views(&lowered.result).into_iter().chain(provider_views(&lowered.result)) {
+        for view in model_channel_views(&lowered.result).into_iter().chain(provider_views(lowered)) {
             prop_assert!(!view.contains(SECRET), "leaked in {}", view);
         }
     }
@@ -221,20 +249,20 @@ proptest! {
     ) {
         let source = chain(depth, secret_at);
         let lowered = match (unexpected, via_anyhow) {
-            (true, false) => Err::<u8, Link>(source).lower(),
-            (true, true) => ToolResult::<u8>::failure(Failure::unexpected_anyhow(anyhow::Error::new(source).context(SECRET))).with_parts(parts).lower(),
-            (false, false) => ToolResult::<u8, Value>::failure(Failure::new(error).with_source(source)).with_parts(parts).lower(),
-            (false, true) => ToolResult::<u8, Value>::failure(Failure::new(error).with_anyhow(anyhow::Error::new(source))).with_parts(parts).lower(),
+            (true, false) => Err::<u8, Failure>(Failure::unexpected(source)).lower(),
+            (true, true) => ToolResult::<u8>::fail(Failure::unexpected(anyhow::Error::new(source).context(SECRET))).with_parts(parts).lower(),
+            (false, false) => ToolResult::<u8, Value>::fail(Failure::new(error).with_source(source)).with_parts(parts).lower(),
+            (false, true) => ToolResult::<u8, Value>::fail(Failure::new(error).with_source(anyhow::Error::new(source))).with_parts(parts).lower(),
         };
         for view in model_channel_views(&lowered.result) {
             prop_assert!(!view.contains(SECRET), "leaked in {}", view);
-        }
-        for view in provider_views(&lowered.result) {
-            prop_assert!(!view.contains(SECRET), "leaked in a rendering: {}", view);
         }
         let diagnostics = format!("{:?}", lowered.diagnostics);
         prop_assert!(!diagnostics.contains(SECRET), "leaked in {}", diagnostics);
         let kept = format!("{:#}", lowered.diagnostics.source().unwrap());
         prop_assert!(kept.contains(SECRET), "the source keeps the secret for Rust: {}", kept);
+        for view in provider_views(lowered) {
+            prop_assert!(!view.contains(SECRET), "leaked in a rendering: {}", view);
+        }
     }
 }

@@ -6,21 +6,33 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use toolresult::retry::{
-    Backoff, Cancelled, Classification, Decision, RetryEvent, RetryPolicy, StopReason, ToolSafety,
+    Backoff, Cancelled, Classification, Decision, RetryEvent, RetryPolicy, StopReason,
 };
+use toolresult::tool::ToolSafety;
 use toolresult::{Failure, IntoToolResult, Lowered, ToolResult};
 
 mod retry_support;
-use retry_support::{SECRET, failure, io, read_only_policy};
+use retry_support::{READ_ONLY, SECRET, failure, io, read_only_policy};
 
-/// Runs `call` (given the 1-based call number) under `policy`, recording the delays.
+/// Runs `call` (given the 1-based call number) of a read-only tool under
+/// `policy`, recording the delays.
 fn run<R: toolresult::retry::RetryInput>(
     policy: &RetryPolicy,
+    call: impl FnMut(u32) -> R,
+) -> (toolresult::retry::RunOutcome<R>, Vec<Duration>) {
+    run_as(policy, READ_ONLY, call)
+}
+
+/// [`run`] for a tool of the given safety.
+fn run_as<R: toolresult::retry::RetryInput>(
+    policy: &RetryPolicy,
+    safety: ToolSafety,
     mut call: impl FnMut(u32) -> R,
 ) -> (toolresult::retry::RunOutcome<R>, Vec<Duration>) {
     let mut slept = Vec::new();
     let mut n = 0;
     let outcome = policy.run_with_sleeper(
+        safety,
         |d| slept.push(d),
         || {
             n += 1;
@@ -39,7 +51,7 @@ fn ms(values: &[u64]) -> Vec<Duration> {
 #[test]
 fn transient_true_is_retried_up_to_the_limit_then_surfaced() {
     let (run, slept) = run(&read_only_policy(), |n| -> ToolResult<u8> {
-        failure(n).transient().into()
+        ToolResult::fail(failure(n).transient())
     });
     assert_eq!(run.attempts, 4);
     assert_eq!(run.stop, StopReason::AttemptsExhausted { attempts: 4 });
@@ -55,7 +67,7 @@ fn transient_true_is_retried_up_to_the_limit_then_surfaced() {
 fn transient_true_recovers_when_a_later_call_succeeds() {
     let (run, slept) = run(&read_only_policy(), |n| -> ToolResult<&str> {
         if n < 3 {
-            failure(n).transient().into()
+            ToolResult::fail(failure(n).transient())
         } else {
             ToolResult::ok("fetched")
         }
@@ -68,10 +80,11 @@ fn transient_true_recovers_when_a_later_call_succeeds() {
 #[test]
 fn transient_false_is_never_retried_even_over_a_timeout_source() {
     let (run, slept) = run(&read_only_policy(), |n| -> ToolResult<u8> {
-        failure(n)
-            .with_source(io(std::io::ErrorKind::TimedOut))
-            .permanent()
-            .into()
+        ToolResult::fail(
+            failure(n)
+                .with_source(io(std::io::ErrorKind::TimedOut))
+                .permanent(),
+        )
     });
     assert_eq!((run.attempts, run.stop), (1, StopReason::Permanent));
     assert!(slept.is_empty());
@@ -81,7 +94,7 @@ fn transient_false_is_never_retried_even_over_a_timeout_source() {
 fn a_success_is_never_retried() {
     let policy = read_only_policy();
     assert_eq!(
-        policy.decide(&ToolResult::<u8>::ok(1), 1),
+        policy.decide(READ_ONLY, &ToolResult::<u8>::ok(1), 1),
         Decision::Stop(StopReason::Succeeded)
     );
 }
@@ -107,14 +120,19 @@ fn no_hint_follows_the_io_heuristics_over_the_whole_chain() {
         let source = anyhow::Error::new(io(kind))
             .context("reading the forecast")
             .context("calling the weather service");
-        let outcome: ToolResult<u8> = failure(1).with_anyhow(source).into();
-        assert_eq!(outcome.is_transient(), None, "{kind:?}");
+        let outcome: ToolResult<u8> = ToolResult::fail(failure(1).with_source(source));
+        let hint = outcome
+            .failure()
+            .expect("a failure")
+            .diagnostics()
+            .is_transient();
+        assert_eq!(hint, None, "{kind:?}");
         let expected = if retried {
             Decision::Retry(Duration::from_millis(10))
         } else {
             Decision::Stop(StopReason::Permanent)
         };
-        assert_eq!(policy.decide(&outcome, 1), expected, "{kind:?}");
+        assert_eq!(policy.decide(READ_ONLY, &outcome, 1), expected, "{kind:?}");
     }
 }
 
@@ -124,26 +142,29 @@ fn no_hint_reads_an_io_error_wrapped_inside_a_custom_io_error() {
     let inner = io(std::io::ErrorKind::ConnectionReset);
     let outer = std::io::Error::other(anyhow::Error::new(inner).context("pool"));
     let policy = read_only_policy();
-    let outcome: ToolResult<u8> = failure(1).with_source(outer).into();
-    assert!(policy.decide(&outcome, 1).is_retry());
+    let outcome: ToolResult<u8> = ToolResult::fail(failure(1).with_source(outer));
+    assert!(policy.decide(READ_ONLY, &outcome, 1).is_retry());
 }
 
 #[test]
 fn no_hint_and_nothing_known_is_unknown_and_not_retried_unless_asked() {
-    let outcome: ToolResult<u8> = failure(1).with_source(std::fmt::Error).into();
+    let outcome: ToolResult<u8> = ToolResult::fail(failure(1).with_source(std::fmt::Error));
     let policy = read_only_policy();
     assert_eq!(policy.classification(&outcome), Classification::Unknown);
     assert_eq!(
-        policy.decide(&outcome, 1),
+        policy.decide(READ_ONLY, &outcome, 1),
         Decision::Stop(StopReason::Unknown)
     );
     // Without any source at all, the same.
-    let bare: ToolResult<u8> = failure(1).into();
-    assert_eq!(policy.decide(&bare, 1), Decision::Stop(StopReason::Unknown));
+    let bare: ToolResult<u8> = ToolResult::fail(failure(1));
+    assert_eq!(
+        policy.decide(READ_ONLY, &bare, 1),
+        Decision::Stop(StopReason::Unknown)
+    );
     // Opting in retries both.
     let eager = read_only_policy().unknown_is_transient(true);
-    assert!(eager.decide(&outcome, 1).is_retry());
-    assert!(eager.decide(&bare, 1).is_retry());
+    assert!(eager.decide(READ_ONLY, &outcome, 1).is_retry());
+    assert!(eager.decide(READ_ONLY, &bare, 1).is_retry());
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -176,16 +197,20 @@ fn user_classifiers_decide_for_their_own_error_types_anywhere_in_the_chain() {
             body: SECRET.to_owned(),
         })
         .context("fetching");
-        let outcome: ToolResult<u8> = failure(1).with_anyhow(source).into();
-        assert_eq!(policy.decide(&outcome, 1).is_retry(), retried, "{status}");
+        let outcome: ToolResult<u8> = ToolResult::fail(failure(1).with_source(source));
+        assert_eq!(
+            policy.decide(READ_ONLY, &outcome, 1).is_retry(),
+            retried,
+            "{status}"
+        );
     }
     // A classifier that passes (`None`) lets the walk go on to the I/O table.
     let passing = anyhow::Error::new(io(std::io::ErrorKind::TimedOut)).context(HttpError {
         status: 302,
         body: String::new(),
     });
-    let outcome: ToolResult<u8> = failure(1).with_anyhow(passing).into();
-    assert!(policy.decide(&outcome, 1).is_retry());
+    let outcome: ToolResult<u8> = ToolResult::fail(failure(1).with_source(passing));
+    assert!(policy.decide(READ_ONLY, &outcome, 1).is_retry());
 }
 
 #[test]
@@ -194,8 +219,8 @@ fn the_explicit_hint_wins_over_classifiers() {
         status: 404,
         body: String::new(),
     };
-    let outcome: ToolResult<u8> = failure(1).with_source(source).transient().into();
-    assert!(http_policy().decide(&outcome, 1).is_retry());
+    let outcome: ToolResult<u8> = ToolResult::fail(failure(1).with_source(source).transient());
+    assert!(http_policy().decide(READ_ONLY, &outcome, 1).is_retry());
 }
 
 // --- retry-after -----------------------------------------------------------
@@ -206,7 +231,7 @@ fn retry_after_is_honoured_when_longer_than_the_backoff() {
         let f = failure(n).transient();
         // The second failure asks for less than its backoff: the backoff wins.
         let asked = if n == 2 { 5 } else { 250 };
-        f.with_retry_after(Duration::from_millis(asked)).into()
+        ToolResult::fail(f.with_retry_after(Duration::from_millis(asked)))
     });
     assert_eq!(run.attempts, 4);
     assert_eq!(slept, ms(&[250, 20, 250]));
@@ -216,53 +241,81 @@ fn retry_after_is_honoured_when_longer_than_the_backoff() {
 fn retry_after_beyond_the_cap_is_honoured_but_beyond_the_limit_stops() {
     let policy = read_only_policy().max_retry_after(Some(Duration::from_secs(30)));
     let asks = |secs| -> ToolResult<u8> {
-        failure(1)
-            .transient()
-            .with_retry_after(Duration::from_secs(secs))
-            .into()
+        ToolResult::fail(
+            failure(1)
+                .transient()
+                .with_retry_after(Duration::from_secs(secs)),
+        )
     };
     // The backoff's cap is 1 s; a retry-after of 20 s is still waited for.
     assert_eq!(
-        policy.decide(&asks(20), 1),
+        policy.decide(READ_ONLY, &asks(20), 1),
         Decision::Retry(Duration::from_secs(20))
     );
     assert_eq!(
-        policy.decide(&asks(31), 1),
+        policy.decide(READ_ONLY, &asks(31), 1),
         Decision::Stop(StopReason::RetryAfterTooLong {
             retry_after: Duration::from_secs(31)
         })
     );
     let patient = policy.max_retry_after(None);
-    assert!(patient.decide(&asks(3600), 1).is_retry());
+    assert!(patient.decide(READ_ONLY, &asks(3600), 1).is_retry());
 }
 
 // --- tool safety -------------------------------------------------------------
 
 #[test]
 fn a_tool_that_promises_nothing_is_not_retried_by_default() {
-    let policy = read_only_policy().safety(ToolSafety::default());
-    let (run, slept) = run(&policy, |n| -> ToolResult<u8> {
-        failure(n).transient().into()
-    });
+    let (run, slept) = run_as(
+        &read_only_policy(),
+        ToolSafety::default(),
+        |n| -> ToolResult<u8> { ToolResult::fail(failure(n).transient()) },
+    );
     assert_eq!((run.attempts, run.stop), (1, StopReason::NotIdempotent));
     assert!(slept.is_empty());
-    // `RetryPolicy::new()` itself promises nothing.
-    let outcome: ToolResult<u8> = failure(1).transient().into();
+    // A tool defined without a safety promises nothing, and `RetryPolicy::new()`
+    // does not retry it.
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Mail {
+        _to: String,
+    }
+    let send = toolresult::tool::function("send_email", "Sends an email", |_: Mail| ()).unwrap();
+    assert_eq!(toolresult::Tool::safety(&send), ToolSafety::Destructive);
+    let outcome: ToolResult<u8> = ToolResult::fail(failure(1).transient());
     assert_eq!(
-        RetryPolicy::new().decide(&outcome, 1),
+        RetryPolicy::new().decide(toolresult::Tool::safety(&send), &outcome, 1),
+        Decision::Stop(StopReason::NotIdempotent)
+    );
+    assert_eq!(
+        RetryPolicy::new().decide(ToolSafety::Additive, &outcome, 1),
         Decision::Stop(StopReason::NotIdempotent)
     );
 }
 
 #[test]
 fn idempotent_tools_and_callers_who_opt_in_are_retried() {
-    let outcome: ToolResult<u8> = failure(1).transient().into();
-    let idempotent = read_only_policy().safety(ToolSafety::idempotent());
-    assert!(idempotent.decide(&outcome, 1).is_retry());
-    let opted_in = read_only_policy()
-        .safety(ToolSafety::default())
-        .retry_non_idempotent(true);
-    assert!(opted_in.decide(&outcome, 1).is_retry());
+    let outcome: ToolResult<u8> = ToolResult::fail(failure(1).transient());
+    for safety in [
+        ToolSafety::ReadOnly,
+        ToolSafety::Idempotent,
+        ToolSafety::IdempotentDestructive,
+    ] {
+        assert!(
+            read_only_policy().decide(safety, &outcome, 1).is_retry(),
+            "{safety:?}"
+        );
+    }
+    let opted_in = read_only_policy().retry_non_idempotent(true);
+    assert!(
+        opted_in
+            .decide(ToolSafety::default(), &outcome, 1)
+            .is_retry()
+    );
+    assert!(
+        opted_in
+            .decide(ToolSafety::Additive, &outcome, 1)
+            .is_retry()
+    );
 }
 
 // --- cancellation and suspension ----------------------------------------------
@@ -270,14 +323,14 @@ fn idempotent_tools_and_callers_who_opt_in_are_retried() {
 #[test]
 fn a_cancelled_call_is_never_retried_whatever_its_hint() {
     let policy = read_only_policy().unknown_is_transient(true);
-    let direct: ToolResult<u8> = failure(1).with_source(Cancelled).transient().into();
-    let buried: ToolResult<u8> = failure(1)
-        .with_anyhow(anyhow::Error::new(Cancelled).context("deadline passed"))
-        .transient()
-        .into();
-    let in_io: ToolResult<u8> = failure(1)
-        .with_source(std::io::Error::other(Cancelled))
-        .into();
+    let direct: ToolResult<u8> = ToolResult::fail(failure(1).with_source(Cancelled).transient());
+    let buried: ToolResult<u8> = ToolResult::fail(
+        failure(1)
+            .with_source(anyhow::Error::new(Cancelled).context("deadline passed"))
+            .transient(),
+    );
+    let in_io: ToolResult<u8> =
+        ToolResult::fail(failure(1).with_source(std::io::Error::other(Cancelled)));
     for outcome in [direct, buried, in_io] {
         let (run, slept) = run(&policy, |_| -> &ToolResult<u8> { &outcome });
         assert_eq!((run.attempts, run.stop), (1, StopReason::Cancelled));
@@ -291,12 +344,13 @@ fn a_suspended_call_is_waiting_for_an_answer_not_failing() {
     let lowered = pending.clone().lower();
     let policy = read_only_policy().unknown_is_transient(true);
     assert_eq!(
-        policy.decide(&lowered, 1),
+        policy.decide(READ_ONLY, &lowered, 1),
         Decision::Stop(StopReason::Suspended)
     );
-    let flagged = pending.into_error_result();
+    let mut flagged = pending;
+    flagged.is_error = true;
     assert_eq!(
-        policy.decide(&flagged, 1),
+        policy.decide(READ_ONLY, &flagged, 1),
         Decision::Stop(StopReason::Suspended)
     );
 }
@@ -308,35 +362,31 @@ fn the_same_decisions_on_the_lowered_result_and_diagnostics() {
     let policy = read_only_policy();
     let cases: Vec<(ToolResult<u8>, Decision)> = vec![
         (
-            failure(1).transient().into(),
+            ToolResult::fail(failure(1).transient()),
             Decision::Retry(Duration::from_millis(10)),
         ),
         (
-            failure(1).permanent().into(),
+            ToolResult::fail(failure(1).permanent()),
             Decision::Stop(StopReason::Permanent),
         ),
         (
-            failure(1)
-                .with_source(io(std::io::ErrorKind::ConnectionRefused))
-                .into(),
+            ToolResult::fail(failure(1).with_source(io(std::io::ErrorKind::ConnectionRefused))),
             Decision::Retry(Duration::from_millis(10)),
         ),
         (
-            failure(1)
-                .transient()
-                .with_retry_after(Duration::from_millis(70))
-                .into(),
+            ToolResult::fail(
+                failure(1)
+                    .transient()
+                    .with_retry_after(Duration::from_millis(70)),
+            ),
             Decision::Retry(Duration::from_millis(70)),
         ),
         (ToolResult::ok(7), Decision::Stop(StopReason::Succeeded)),
     ];
     for (typed, expected) in cases {
-        assert_eq!(policy.decide(&typed, 1), expected);
+        assert_eq!(policy.decide(READ_ONLY, &typed, 1), expected);
         let lowered: Lowered = typed.lower();
-        assert_eq!(policy.decide(&lowered, 1), expected);
-        let pair = (&lowered.result, &lowered.diagnostics);
-        assert_eq!(policy.decide(&pair, 1), expected);
-        assert_eq!(policy.decide(&lowered.diagnostics, 1), expected);
+        assert_eq!(policy.decide(READ_ONLY, &lowered, 1), expected);
     }
 }
 
@@ -345,22 +395,23 @@ fn a_bare_canonical_error_is_unknown_and_a_plain_result_type_works_too() {
     let policy = read_only_policy();
     let canonical = toolresult::canonical::ToolResult::error("the disk is full");
     assert_eq!(
-        policy.decide(&canonical, 1),
+        policy.decide(READ_ONLY, &canonical, 1),
         Decision::Stop(StopReason::Unknown)
     );
     let ok: Result<u8, Failure> = Ok(3);
-    assert_eq!(policy.decide(&ok, 1), Decision::Stop(StopReason::Succeeded));
+    assert_eq!(
+        policy.decide(READ_ONLY, &ok, 1),
+        Decision::Stop(StopReason::Succeeded)
+    );
     let err: Result<u8, Failure> = Err(failure(1).transient());
-    assert!(policy.decide(&err, 1).is_retry());
+    assert!(policy.decide(READ_ONLY, &err, 1).is_retry());
 }
 
 #[test]
 fn the_runner_retries_a_lowered_tool() {
     let (run, _) = run(&read_only_policy(), |n| {
         let typed: ToolResult<String> = if n < 2 {
-            failure(n)
-                .with_source(io(std::io::ErrorKind::TimedOut))
-                .into()
+            ToolResult::fail(failure(n).with_source(io(std::io::ErrorKind::TimedOut)))
         } else {
             ToolResult::ok("ok".to_owned())
         };
@@ -394,7 +445,7 @@ fn seeded_jitter_is_deterministic_and_stays_within_its_band() {
             )
             .jitter_seed(seed);
         run(&policy, |n| -> ToolResult<u8> {
-            failure(n).transient().into()
+            ToolResult::fail(failure(n).transient())
         })
         .1
     };
@@ -451,10 +502,11 @@ fn recording_policy() -> (RetryPolicy, Arc<Mutex<Vec<RetryEvent>>>) {
 fn the_callback_sees_each_retry_with_its_delay_and_diagnostics_never_text() {
     let (policy, events) = recording_policy();
     let (run, _) = run(&policy, |n| -> ToolResult<u8> {
-        failure(n)
-            .with_source(io(std::io::ErrorKind::TimedOut))
-            .with_retry_after(Duration::from_millis(if n == 1 { 15 } else { 1 }))
-            .into()
+        ToolResult::fail(
+            failure(n)
+                .with_source(io(std::io::ErrorKind::TimedOut))
+                .with_retry_after(Duration::from_millis(if n == 1 { 15 } else { 1 })),
+        )
     });
     assert_eq!(run.attempts, 4);
     let events = events.lock().expect("log");
@@ -487,11 +539,11 @@ fn the_callback_sees_each_retry_with_its_delay_and_diagnostics_never_text() {
 #[test]
 fn a_stop_is_not_reported_as_a_retry() {
     let (policy, events) = recording_policy();
-    let outcome: ToolResult<u8> = failure(1).permanent().into();
-    assert!(!policy.decide_and_notify(&outcome, 1).is_retry());
+    let outcome: ToolResult<u8> = ToolResult::fail(failure(1).permanent());
+    assert!(!policy.decide_and_notify(READ_ONLY, &outcome, 1).is_retry());
     // `decide` alone never calls back.
-    let transient: ToolResult<u8> = failure(1).transient().into();
-    assert!(policy.decide(&transient, 1).is_retry());
+    let transient: ToolResult<u8> = ToolResult::fail(failure(1).transient());
+    assert!(policy.decide(READ_ONLY, &transient, 1).is_retry());
     assert!(events.lock().expect("log").is_empty());
 }
 
@@ -518,9 +570,19 @@ mod backon_adapter {
             .block_on(future)
     }
 
-    /// An async tool that fails with `fail(n)` for call `n` until `fail` says `None`.
+    /// An async read-only tool that fails with `fail(n)` for call `n` until
+    /// `fail` says `None`.
     async fn scenario(
         policy: &RetryPolicy,
+        fail: impl Fn(u32) -> Option<Failure> + Send + Sync + 'static,
+    ) -> (Result<&'static str, Failure>, u32, Vec<Duration>) {
+        scenario_as(policy, READ_ONLY, fail).await
+    }
+
+    /// [`scenario`] for a tool of the given safety.
+    async fn scenario_as(
+        policy: &RetryPolicy,
+        safety: ToolSafety,
         fail: impl Fn(u32) -> Option<Failure> + Send + Sync + 'static,
     ) -> (Result<&'static str, Failure>, u32, Vec<Duration>) {
         let calls = Arc::new(Mutex::new(0u32));
@@ -544,7 +606,7 @@ mod backon_adapter {
             sleeps.lock().expect("sleeps").push(d);
             std::future::ready(())
         })
-        .when(hooks::when(policy))
+        .when(hooks::when(policy, safety))
         .adjust(hooks::adjust(policy))
         .notify(hooks::notify(policy))
         .await;
@@ -585,8 +647,9 @@ mod backon_adapter {
         }));
         assert_eq!(calls, 1, "cancelled is never retried");
 
-        let unsafe_tool = read_only_policy().safety(ToolSafety::default());
-        let (_, calls, _) = block_on(scenario(&unsafe_tool, |n| Some(failure(n).transient())));
+        let (_, calls, _) = block_on(scenario_as(&policy, ToolSafety::default(), |n| {
+            Some(failure(n).transient())
+        }));
         assert_eq!(calls, 1, "a tool that promises nothing is not retried");
     }
 
@@ -646,7 +709,7 @@ mod backon_adapter {
         })
         .retry(hooks::backoff(&policy))
         .sleep(|_| {})
-        .when(hooks::when(&policy))
+        .when(hooks::when(&policy, READ_ONLY))
         .call();
         // The limit is 4 calls in all; the fourth succeeds.
         assert_eq!(outcome.ok(), Some("done"));
@@ -670,10 +733,23 @@ mod tower_adapter {
             .block_on(future)
     }
 
-    /// A tool service whose call `n` answers `respond(n)`; returns the final
-    /// response, the calls made and the delays slept.
+    /// A read-only tool service whose call `n` answers `respond(n)`; returns
+    /// the final response, the calls made and the delays slept.
     fn scenario<Res, E>(
         policy: RetryPolicy,
+        respond: impl Fn(u32) -> Result<Res, E> + Send + Sync + Clone + 'static,
+    ) -> (Result<Res, E>, u32, Vec<Duration>)
+    where
+        Res: toolresult::retry::RetryInput + Send + 'static,
+        E: toolresult::retry::RetryInput + Send + 'static,
+    {
+        scenario_as(policy, READ_ONLY, respond)
+    }
+
+    /// [`scenario`] for a tool service of the given safety.
+    fn scenario_as<Res, E>(
+        policy: RetryPolicy,
+        safety: ToolSafety,
         respond: impl Fn(u32) -> Result<Res, E> + Send + Sync + Clone + 'static,
     ) -> (Result<Res, E>, u32, Vec<Duration>)
     where
@@ -688,7 +764,7 @@ mod tower_adapter {
             let respond = respond.clone();
             async move { respond(n) }
         });
-        let tower_policy = TowerPolicy::new(policy).with_sleeper(move |d| {
+        let tower_policy = TowerPolicy::new(policy, safety).with_sleeper(move |d| {
             sleeps.lock().expect("sleeps").push(d);
             std::future::ready(())
         });
@@ -713,7 +789,7 @@ mod tower_adapter {
     #[test]
     fn a_successful_response_flagged_as_a_transient_error_is_retried_to_the_limit() {
         let (outcome, calls, slept) = scenario(read_only_policy(), |n| {
-            lowered(failure(n).transient().into())
+            lowered(ToolResult::fail(failure(n).transient()))
         });
         assert_eq!(calls, 4);
         assert_eq!(slept, ms(&[10, 20, 40]));
@@ -729,9 +805,7 @@ mod tower_adapter {
     fn recovery_permanent_heuristics_cancellation_and_safety() {
         let (outcome, calls, _) = scenario(read_only_policy(), |n| {
             lowered(if n < 2 {
-                failure(n)
-                    .with_source(io(std::io::ErrorKind::TimedOut))
-                    .into()
+                ToolResult::fail(failure(n).with_source(io(std::io::ErrorKind::TimedOut)))
             } else {
                 ToolResult::ok("sunny")
             })
@@ -751,12 +825,14 @@ mod tower_adapter {
                 failure(n).with_source(Cancelled).transient()
             }),
         ] {
-            let (_, calls, _) = scenario(read_only_policy(), move |n| lowered(make(n).into()));
+            let (_, calls, _) = scenario(read_only_policy(), move |n| {
+                lowered(ToolResult::fail(make(n)))
+            });
             assert_eq!(calls, 1, "{name}");
         }
 
-        let (_, calls, _) = scenario(read_only_policy().safety(ToolSafety::default()), |n| {
-            lowered(failure(n).transient().into())
+        let (_, calls, _) = scenario_as(read_only_policy(), ToolSafety::default(), |n| {
+            lowered(ToolResult::fail(failure(n).transient()))
         });
         assert_eq!(calls, 1, "a tool that promises nothing is not retried");
     }
@@ -791,7 +867,9 @@ mod tower_adapter {
     #[test]
     fn the_callback_sees_each_retry() {
         let (policy, events) = recording_policy();
-        let _ = scenario(policy, |n| lowered(failure(n).transient().into()));
+        let _ = scenario(policy, |n| {
+            lowered(ToolResult::fail(failure(n).transient()))
+        });
         let attempts: Vec<_> = events
             .lock()
             .expect("log")

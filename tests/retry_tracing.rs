@@ -8,7 +8,7 @@ use std::sync::Mutex;
 use toolresult::ToolResult;
 
 mod retry_support;
-use retry_support::{SECRET, failure, io, read_only_policy};
+use retry_support::{READ_ONLY, SECRET, failure, io, read_only_policy};
 
 use std::fmt::Write as _;
 use tracing::field::{Field, Visit};
@@ -64,11 +64,10 @@ fn each_retry_and_the_stop_are_traced_with_type_and_flags_never_text() {
         // disabled (they run with no subscriber): ask again.
         tracing::callsite::rebuild_interest_cache();
         let _ = policy.run_with_sleeper(
+            READ_ONLY,
             |_| {},
             || -> ToolResult<u8> {
-                failure(1)
-                    .with_source(io(std::io::ErrorKind::TimedOut))
-                    .into()
+                ToolResult::fail(failure(1).with_source(io(std::io::ErrorKind::TimedOut)))
             },
         );
     });

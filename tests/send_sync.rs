@@ -5,8 +5,9 @@ use toolresult::canonical::{
     Answer, ContentPart, MediaSource, MediaType, PartError, PartKind, PartLimit, Request,
     ToolResult as CanonicalResult,
 };
-use toolresult::lower::UnexpectedError;
-use toolresult::{Diagnostics, DynToolResult, Failure, Lowered, ToolError, ToolResult};
+use toolresult::retry::RetryPolicy;
+use toolresult::tool::{InvalidArguments, InvalidToolName, Tool, ToolPanicked, ToolSafety};
+use toolresult::{Diagnostics, Failure, Lowered, ToolError, ToolResult, UnexpectedError};
 
 const fn assert_send_sync<T: Send + Sync>() {}
 
@@ -28,14 +29,22 @@ const _: () = {
     assert_send_sync::<Diagnostics>();
     assert_send_sync::<Lowered>();
     assert_send_sync::<UnexpectedError>();
-    assert_send_sync::<Box<dyn DynToolResult + Send + Sync>>();
+    // Type-erased results are held as `Lowered` values (above); tools are
+    // held type-erased.
+    assert_send_sync::<Box<dyn Tool>>();
+    assert_send_sync::<std::sync::Arc<dyn Tool>>();
+    assert_send_sync::<ToolSafety>();
+    assert_send_sync::<InvalidArguments>();
+    assert_send_sync::<ToolPanicked>();
+    assert_send_sync::<InvalidToolName>();
+    assert_send_sync::<RetryPolicy>();
 };
 
 #[test]
 fn typed_results_cross_threads() {
     let result = ToolResult::<_>::ok(vec![1u8, 2]);
     let output =
-        std::thread::spawn(move || toolresult::IntoToolResult::into_tool_result(result).output)
+        std::thread::spawn(move || toolresult::IntoToolResult::lower(result).result.output)
             .join()
             .unwrap();
     assert_eq!(output, "[1,2]");

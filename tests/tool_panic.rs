@@ -18,7 +18,8 @@ struct Args {
     n: u32,
 }
 
-const OUTPUT: &str = r#"{"error":{"message":"the tool failed with an unexpected error (toolresult::tool::ToolPanicked)"}}"#;
+const OUTPUT: &str =
+    r#"{"error":{"message":"the tool failed with an unexpected error (ToolPanicked)"}}"#;
 
 fn assert_safe(lowered: &Lowered, tool: &str, message: &str) {
     assert_eq!(lowered.result.output, OUTPUT);
@@ -32,7 +33,7 @@ fn assert_safe(lowered: &Lowered, tool: &str, message: &str) {
     assert!(!format!("{:?}", lowered.result).contains("hunter2"));
     assert!(!format!("{lowered:?}").contains("hunter2"));
     let d = &lowered.diagnostics;
-    assert_eq!(d.source_type_name(), Some("toolresult::tool::ToolPanicked"));
+    assert_eq!(d.source_type_name(), Some("ToolPanicked"));
     assert_eq!(d.is_transient(), Some(false));
     let panicked = d.source().unwrap().downcast_ref::<ToolPanicked>().unwrap();
     assert_eq!(panicked.tool(), tool);
@@ -50,7 +51,8 @@ fn a_panic_in_a_sync_body() {
             panic!("cannot connect: {SECRET}");
         }
         Ok(0)
-    });
+    })
+    .unwrap();
     let lowered = boom.call_blocking(json!({"n": 1})).unwrap();
     assert_safe(&lowered, "boom", &format!("cannot connect: {SECRET}"));
     // Through the future too, and the tool still works afterwards.
@@ -64,7 +66,8 @@ fn a_panic_in_a_sync_body() {
 fn a_static_str_and_a_non_string_payload() {
     let literal = tool::function("literal", "Panics", |_: Args| -> Result<u8, Failure> {
         panic!("db password hunter2")
-    });
+    })
+    .unwrap();
     assert_safe(
         &literal.call_blocking(json!({"n": 1})).unwrap(),
         "literal",
@@ -72,7 +75,8 @@ fn a_static_str_and_a_non_string_payload() {
     );
     let odd = tool::function("odd", "Panics", |_: Args| -> Result<u8, Failure> {
         std::panic::panic_any(42_u8)
-    });
+    })
+    .unwrap();
     assert_safe(
         &odd.call_blocking(json!({"n": 1})).unwrap(),
         "odd",
@@ -97,7 +101,8 @@ impl Future for PanicsOnSecondPoll {
 
 #[test]
 fn a_panic_in_an_async_body_is_caught_too() {
-    let late = tool::async_function("late", "Panics later", |_: Args| PanicsOnSecondPoll(false));
+    let late =
+        tool::async_function("late", "Panics later", |_: Args| PanicsOnSecondPoll(false)).unwrap();
     let lowered = pollster::block_on(late.call(json!({"n": 1})));
     assert_safe(&lowered, "late", &format!("late: {SECRET}"));
 
@@ -105,40 +110,41 @@ fn a_panic_in_an_async_body_is_caught_too() {
         panic!("early: {SECRET}");
         #[allow(unreachable_code)]
         Ok::<u8, Failure>(0)
-    });
+    })
+    .unwrap();
     let lowered = pollster::block_on(early.call(json!({"n": 1})));
     assert_safe(&lowered, "early", &format!("early: {SECRET}"));
 }
 
 #[test]
 fn the_panic_text_reaches_no_provider_rendering() {
-    use toolresult::render::{
+    use toolresult::provider::{
         PartPolicy, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
     };
     let boom = tool::function("boom", "Panics", |_: Args| -> Result<u32, Failure> {
         panic!("cannot connect: {SECRET}")
-    });
+    })
+    .unwrap();
     let lowered = boom.call_blocking(json!({"n": 1})).unwrap();
     let result = &lowered.result;
     let call = ToolCall::new("call_1", "boom");
-    let structured = toolresult::tool::declaration::mcp_structured_content(&boom, result);
-    assert_eq!(structured, None);
+    let structured = lowered.structured_content();
+    assert!(structured.is_none());
     let renderings = [
-        serde_json::to_string(&openai_chat::tool_message(call, result)).unwrap(),
+        serde_json::to_string(&openai_chat::reply(&[(call, result)], PartPolicy::Strict).unwrap())
+            .unwrap(),
         serde_json::to_string(&openai_responses::render(call, result, PartPolicy::Strict).unwrap())
             .unwrap(),
         serde_json::to_string(&anthropic::render(call, result, PartPolicy::Strict).unwrap())
             .unwrap(),
         serde_json::to_string(&gemini::render(call, result, PartPolicy::Strict).unwrap()).unwrap(),
-        serde_json::to_string(&mcp::render(result, structured.as_ref())).unwrap(),
+        serde_json::to_string(&mcp::render(result, structured)).unwrap(),
     ];
     for rendered in &renderings {
         assert!(!rendered.contains("hunter2"), "{rendered}");
         assert!(!rendered.contains("cannot connect"), "{rendered}");
         assert!(
-            rendered.contains(
-                "the tool failed with an unexpected error (toolresult::tool::ToolPanicked)"
-            ),
+            rendered.contains("the tool failed with an unexpected error (ToolPanicked)"),
             "{rendered}"
         );
     }
