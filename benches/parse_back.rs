@@ -12,11 +12,9 @@ fn parse_back(c: &mut Criterion) {
         .map(|i| (i * 31 % 251) as u8)
         .collect();
     let part = canonical::ContentPart::from_bytes(image, "image/png").unwrap();
-    let json = serde_json::to_string(&canonical::ToolResult::ok_with_parts(
-        part.describe(),
-        vec![part],
-    ))
-    .unwrap();
+    let json =
+        serde_json::to_string(&canonical::ToolResult::ok(part.describe()).with_parts([part]))
+            .unwrap();
     let mut group = c.benchmark_group("parse_back/image_8mib");
     group.sample_size(20);
     group.bench_function("toolresult from_str", |b| {

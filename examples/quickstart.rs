@@ -213,10 +213,11 @@ fn shorten_images(mut value: Value) -> Value {
         Value::Object(map) => {
             for (key, field) in map.iter_mut() {
                 if key == "data" {
-                    if let Value::String(data) = field {
-                        if data.len() > 24 {
-                            *data = format!("{}… ({} base64 characters)", &data[..16], data.len());
-                        }
+                    if let Value::String(data) = field
+                        && data.len() > 24
+                    {
+                        let head: String = data.chars().take(16).collect();
+                        *data = format!("{head}… ({} base64 characters)", data.len());
                     }
                 } else {
                     *field = shorten_images(field.take());

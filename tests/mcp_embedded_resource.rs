@@ -80,17 +80,16 @@ fn the_old_bare_names_fail_the_schema() {
 
 #[test]
 fn the_name_reads_back_from_the_uri() {
-    for name in [
-        "q3.pdf",
-        "Q3 report (final).pdf",
-        "rapport-été.pdf",
-        "a/b.pdf",
-    ] {
+    for name in ["q3.pdf", "Q3 report (final).pdf", "rapport-été.pdf"] {
         let result = ToolResult::ok("the report").with_parts([pdf().with_name(name)]);
         let back =
             mcp::from_value(&serde_json::to_value(mcp::render(&result, None)).unwrap()).unwrap();
         assert_eq!(back, result, "{name}");
     }
+    // A name is never a path: only its last segment comes back.
+    let result = ToolResult::ok("the report").with_parts([pdf().with_name("a/b.pdf")]);
+    let back = mcp::from_value(&serde_json::to_value(mcp::render(&result, None)).unwrap()).unwrap();
+    assert_eq!(back.parts[0].name(), Some("b.pdf"));
     // A file without a name reads back named for the fixed uri.
     let result = ToolResult::ok("the report").with_parts([pdf()]);
     let back = mcp::from_value(&serde_json::to_value(mcp::render(&result, None)).unwrap()).unwrap();
@@ -101,9 +100,19 @@ fn the_name_reads_back_from_the_uri() {
 fn other_servers_uris_still_name_the_part_by_their_last_segment() {
     let answer = json!({"content": [
         {"type": "resource", "resource": {"uri": "https://example.com/files/q3.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}},
-        {"type": "resource", "resource": {"uri": "q4.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}}
+        {"type": "resource", "resource": {"uri": "q4.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}},
+        {"type": "resource", "resource": {"uri": "file:///srv/out/q5.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}},
+        {"type": "resource", "resource": {"uri": "file:///..%2F..%2Fetc%2Fpasswd", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}}
     ]});
     let back = mcp::from_value(&answer).unwrap();
-    assert_eq!(back.parts[0].name(), Some("q3.pdf"));
-    assert_eq!(back.parts[1].name(), Some("q4.pdf"));
+    let names: Vec<_> = back.parts.iter().map(|p| p.name()).collect();
+    assert_eq!(
+        names,
+        [
+            Some("q3.pdf"),
+            Some("q4.pdf"),
+            Some("q5.pdf"),
+            Some("passwd")
+        ]
+    );
 }

@@ -47,9 +47,10 @@ fn check_rendering<R: serde::Serialize>(
 /// The part MCP gives back for `part`, by the module docs: none for a text
 /// part (its text reads into `output`); a part by URL becomes a file part
 /// (a `resource_link`); an inline image or audio part loses its name (the
-/// block has none); an inline file keeps its whole name (written
-/// percent-encoded in the embedded resource's `file:///` uri), and one
-/// without a name (or with an empty one) reads back as `attachment`.
+/// block has none); an inline file keeps the last `/` segment of its name
+/// (written whole, percent-encoded, in the embedded resource's `file:///`
+/// uri), and one without a name (or with an empty one) reads back as
+/// `attachment`.
 fn part_after_mcp(part: &ContentPart) -> Result<Option<ContentPart>, TestCaseError> {
     let (Some(mime), Some(source)) = (part.mime_type(), part.source()) else {
         return Ok(None);
@@ -68,11 +69,15 @@ fn part_after_mcp(part: &ContentPart) -> Result<Option<ContentPart>, TestCaseErr
                 PartKind::Audio => ("audio", None),
                 _ => (
                     "file",
-                    Some(
-                        part.name()
-                            .filter(|n| !n.is_empty())
-                            .unwrap_or("attachment"),
-                    ),
+                    match part.name().filter(|n| !n.is_empty()) {
+                        None => Some("attachment"),
+                        Some(name) => Some(
+                            name.rsplit('/')
+                                .next()
+                                .filter(|n| !n.is_empty())
+                                .unwrap_or("attachment"),
+                        ),
+                    },
                 ),
             }
         }
@@ -218,8 +223,9 @@ proptest! {
 }
 
 /// An image or audio part's name is what MCP has nowhere to keep; an
-/// inline file's whole name rides in its `file:///` uri, percent-encoded,
-/// and a missing one reads back as `attachment`.
+/// inline file's name rides in its `file:///` uri, percent-encoded, and
+/// reads back as its last `/` segment (never a path); a missing one reads
+/// back as `attachment`.
 #[test]
 fn mcp_drops_the_names_it_has_no_field_for() {
     let png = ContentPart::from_path("tests/fixtures/fixture.png")
@@ -241,6 +247,6 @@ fn mcp_drops_the_names_it_has_no_field_for() {
     );
     let back = mcp::from_value(&json).unwrap();
     assert_eq!(back.parts[0].name(), None);
-    assert_eq!(back.parts[1].name(), Some("reports/q3.pdf"));
+    assert_eq!(back.parts[1].name(), Some("q3.pdf"));
     assert_eq!(back.parts[2].name(), Some("attachment"));
 }

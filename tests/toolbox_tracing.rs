@@ -297,8 +297,6 @@ fn each_call_runs_in_a_genai_span_and_its_retry_is_an_event_inside_it() {
 /// unknown tool name (`UnknownTool`), whose call, like every call, has its
 /// span.
 #[test]
-#[ignore = "library bug: Toolbox::answer (src/toolbox/run.rs) returns for an unknown \
-            tool name before the call's span is made, so that call has no span"]
 fn an_unknown_tool_call_has_its_span_with_error_type() {
     let toolbox = toolbox();
     let (outcomes, captured) = traced_turn(&toolbox, vec![call("c4", "forecast")]);

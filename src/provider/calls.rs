@@ -175,6 +175,11 @@ pub(crate) fn parse<'de, T: Deserialize<'de>>(
     root: &'static str,
     message: &'de str,
 ) -> Result<T, ReadCallsError> {
+    // A message that reads is read once; only a bad one is read again,
+    // tracking the path, to say where it went wrong.
+    if let Ok(value) = serde_json::from_str(message) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_str(message);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|err| {
         let path = path_of(root, &err.path().to_string());
@@ -326,12 +331,25 @@ impl Turn {
         self,
         id_path: impl Fn(usize) -> String,
     ) -> Result<Vec<Call>, ReadCallsError> {
-        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(self.calls.len());
-        for (call, &index) in self.calls.iter().zip(&self.id_paths) {
+        // A turn of a few calls compares ids pairwise; a map pays off
+        // only for long turns.
+        let few = self.calls.len() <= 16;
+        let mut seen: HashMap<&str, usize> = HashMap::new();
+        for (position, (call, &index)) in self.calls.iter().zip(&self.id_paths).enumerate() {
             if call.id.is_empty() {
                 continue;
             }
-            if let Some(first) = seen.insert(&call.id, index) {
+            let earlier = if few {
+                self.calls
+                    .iter()
+                    .zip(&self.id_paths)
+                    .take(position)
+                    .find(|(other, _)| other.id == call.id)
+                    .map(|(_, &first)| first)
+            } else {
+                seen.insert(&call.id, index)
+            };
+            if let Some(first) = earlier {
                 return Err(ReadCallsError::DuplicateId {
                     style: self.style,
                     id: call.id.clone(),

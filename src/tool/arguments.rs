@@ -77,10 +77,10 @@ impl InvalidArguments {
     /// # Errors
     /// Text that is not JSON, or arguments that do not fit `A`.
     pub(crate) fn decode_text<A: DeserializeOwned>(arguments: &str) -> Result<A, Self> {
-        if arguments.trim_start().starts_with('{') {
-            if let Ok(decoded) = serde_json::from_str(arguments) {
-                return Ok(decoded);
-            }
+        if arguments.trim_start().starts_with('{')
+            && let Ok(decoded) = serde_json::from_str(arguments)
+        {
+            return Ok(decoded);
         }
         Self::decode(Self::parse(arguments)?)
     }

@@ -105,12 +105,15 @@ where
         args: Result<Args, InvalidArguments>,
     ) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
         let name = &self.definition.name;
-        let call = CatchPanic::new(name, async move {
-            match args {
-                Ok(args) => (self.body)(args).await.lower(),
-                Err(invalid) => invalid.lower(name),
-            }
-        });
+        let call = CatchPanic::new(
+            name,
+            Box::pin(async move {
+                match args {
+                    Ok(args) => (self.body)(args).await.lower(),
+                    Err(invalid) => invalid.lower(name),
+                }
+            }),
+        );
         Box::pin(async move { self.definition.finish(call.await) })
     }
 }

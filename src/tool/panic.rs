@@ -93,30 +93,31 @@ pub(crate) fn catch_blocking(tool: &str, body: impl FnOnce() -> Lowered) -> Lowe
 
 /// `inner`, with a panic in any of its polls lowered into the
 /// [`ToolPanicked`] result.
-pub(crate) fn catch_future<'a>(
-    tool: &'a str,
-    inner: impl Future<Output = Lowered> + Send + 'a,
-) -> CatchPanic<'a> {
+pub(crate) fn catch_future<F>(tool: &str, inner: F) -> CatchPanic<'_, F>
+where
+    F: Future<Output = Lowered> + Unpin,
+{
     CatchPanic::new(tool, inner)
 }
 
 /// A future that lowers a panic in any poll of its inner future into the
-/// [`ToolPanicked`] result, and is then done.
-pub(crate) struct CatchPanic<'a> {
+/// [`ToolPanicked`] result, and is then done. The inner future is `Unpin`
+/// (a boxed future, as `Tool::call` gives), so it is held as it is.
+pub(crate) struct CatchPanic<'a, F> {
     tool: &'a str,
-    inner: Option<Pin<Box<dyn Future<Output = Lowered> + Send + 'a>>>,
+    inner: Option<F>,
 }
 
-impl<'a> CatchPanic<'a> {
-    pub(crate) fn new(tool: &'a str, inner: impl Future<Output = Lowered> + Send + 'a) -> Self {
+impl<'a, F: Future<Output = Lowered> + Unpin> CatchPanic<'a, F> {
+    pub(crate) fn new(tool: &'a str, inner: F) -> Self {
         Self {
             tool,
-            inner: Some(Box::pin(inner)),
+            inner: Some(inner),
         }
     }
 }
 
-impl Future for CatchPanic<'_> {
+impl<F: Future<Output = Lowered> + Unpin> Future for CatchPanic<'_, F> {
     type Output = Lowered;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Lowered> {
@@ -126,7 +127,7 @@ impl Future for CatchPanic<'_> {
                 ToolPanicked::new(this.tool, &"the tool was polled after it completed").lower(),
             );
         };
-        match catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
+        match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(lowered)) => {
                 this.inner = None;

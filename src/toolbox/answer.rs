@@ -58,24 +58,25 @@ pub(crate) fn with_answer<R>(answer: Option<&Arc<Answer>>, f: impl FnOnce() -> R
 /// A future whose every poll runs with its answer as the current one.
 pub(crate) struct WithAnswer<F> {
     answer: Option<Arc<Answer>>,
-    inner: Pin<Box<F>>,
+    inner: F,
 }
 
-impl<F: Future> WithAnswer<F> {
+impl<F: Future + Unpin> WithAnswer<F> {
     pub(crate) fn new(answer: Option<Arc<Answer>>, inner: F) -> Self {
-        Self {
-            answer,
-            inner: Box::pin(inner),
-        }
+        Self { answer, inner }
     }
 }
 
-impl<F: Future> Future for WithAnswer<F> {
+impl<F: Future + Unpin> Future for WithAnswer<F> {
     type Output = F::Output;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<F::Output> {
         let this = &mut *self;
-        let inner = this.inner.as_mut();
+        let inner = Pin::new(&mut this.inner);
+        // A first run inside no resumed call has nothing to set.
+        if this.answer.is_none() && CURRENT.with(|current| current.borrow().is_none()) {
+            return inner.poll(cx);
+        }
         with_answer(this.answer.as_ref(), || inner.poll(cx))
     }
 }

@@ -20,8 +20,9 @@ pub struct CallOutcome {
     pub call: Call,
     /// Its lowered result.
     pub lowered: Lowered,
-    /// The attempts started: 1 without retries, 0 when the tool never ran
-    /// (an unknown name, a turn cancelled before the call started).
+    /// The attempts started: 1 without retries (also for bad arguments: the
+    /// tool was called and refused them), 0 when no tool was called (an
+    /// unknown name, a turn cancelled before the call started).
     pub attempts: u32,
 }
 

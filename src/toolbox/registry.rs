@@ -1,7 +1,6 @@
 //! `Toolbox`: tools by name, each with its timeout and retry policy.
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,9 +44,10 @@ use super::RegisterError;
 /// ```
 #[must_use = "a toolbox does nothing until it runs a turn"]
 pub struct Toolbox {
-    entries: HashMap<String, Registered>,
-    /// The names in the order the tools were registered.
-    order: Vec<String>,
+    /// The tools in the order they were registered.
+    entries: Vec<Registered>,
+    /// Where each name is in `entries`.
+    by_name: HashMap<String, usize>,
     pub(super) timeout: Option<Duration>,
     pub(super) retry: RetryPolicy,
     pub(super) concurrency: usize,
@@ -55,6 +55,7 @@ pub struct Toolbox {
 
 /// One registered tool and its own settings.
 pub(super) struct Registered {
+    name: String,
     pub(super) tool: Arc<dyn Tool>,
     pub(super) options: ToolOptions,
 }
@@ -112,8 +113,8 @@ impl Toolbox {
     /// repeat call), and every call of a turn at once.
     pub fn new() -> Self {
         Self {
-            entries: HashMap::new(),
-            order: Vec::new(),
+            entries: Vec::new(),
+            by_name: HashMap::new(),
             timeout: Some(Self::DEFAULT_TIMEOUT),
             retry: RetryPolicy::new(),
             concurrency: usize::MAX,
@@ -153,16 +154,18 @@ impl Toolbox {
     ) -> Result<&mut ToolOptions, RegisterError> {
         let name = tool.name().to_owned();
         tool::check_name(&name)?;
-        match self.entries.entry(name) {
-            Entry::Occupied(taken) => Err(RegisterError::Duplicate(taken.key().clone())),
-            Entry::Vacant(free) => {
-                self.order.push(free.key().clone());
-                let registered = free.insert(Registered {
-                    tool: Arc::new(tool),
-                    options: ToolOptions::default(),
-                });
-                Ok(&mut registered.options)
-            }
+        if self.by_name.contains_key(&name) {
+            return Err(RegisterError::Duplicate(name));
+        }
+        self.by_name.insert(name.clone(), self.entries.len());
+        self.entries.push(Registered {
+            name,
+            tool: Arc::new(tool),
+            options: ToolOptions::default(),
+        });
+        match self.entries.last_mut() {
+            Some(registered) => Ok(&mut registered.options),
+            None => Err(RegisterError::Duplicate(String::new())),
         }
     }
 
@@ -177,16 +180,20 @@ impl Toolbox {
     /// (`anthropic::declare_tools(toolbox.tools())`).
     #[must_use]
     pub fn tools(&self) -> Vec<&dyn Tool> {
-        self.names().filter_map(|name| self.get(name)).collect()
+        self.entries.iter().map(|entry| &*entry.tool).collect()
     }
 
     /// The names of the registered tools, in the order they were registered.
     pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.order.iter().map(String::as_str)
+        self.entries.iter().map(|entry| entry.name.as_str())
     }
 
     pub(super) fn entry(&self, name: &str) -> Option<&Registered> {
-        self.entries.get(name)
+        // A few tools are found faster by comparing names than by hashing.
+        if self.entries.len() <= 8 {
+            return self.entries.iter().find(|entry| entry.name == name);
+        }
+        self.by_name.get(name).and_then(|&at| self.entries.get(at))
     }
 }
 

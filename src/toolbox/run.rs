@@ -5,6 +5,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::pin::{Pin, pin};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::task::Poll;
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -132,7 +133,29 @@ impl Toolbox {
         calls: impl IntoIterator<Item = Call>,
         cancelled: impl Future<Output = ()>,
     ) -> Vec<CallOutcome> {
-        let calls: Vec<Call> = calls.into_iter().collect();
+        let mut calls: Vec<Call> = calls.into_iter().collect();
+        if calls.len() == 1
+            && let Some(call) = calls.pop()
+        {
+            // One call (a common turn) needs no scheduling across calls.
+            let tried = AtomicU32::new(0);
+            let answered = {
+                let work = pin!(self.answer(&call, None, &tried));
+                let cancelled = pin!(cancelled);
+                tokio::select! {
+                    biased;
+                    () = cancelled => None,
+                    answer = work => Some(answer),
+                }
+            };
+            let (lowered, attempts) =
+                answered.unwrap_or_else(|| (cancelled_result(), tried.into_inner()));
+            return vec![CallOutcome {
+                call,
+                lowered,
+                attempts,
+            }];
+        }
         let mut answers: Vec<Option<(Lowered, u32)>> = calls.iter().map(|_| None).collect();
         // Attempts started so far, per call: what a cancelled call reports.
         let tried: Vec<AtomicU32> = calls.iter().map(|_| AtomicU32::new(0)).collect();
@@ -215,12 +238,23 @@ impl Toolbox {
         answer: Option<Arc<Answer>>,
         tried: &AtomicU32,
     ) -> (Lowered, u32) {
+        let answering = self.answer_untraced(call, answer, tried);
+        #[cfg(feature = "tracing")]
+        let answering = super::span::traced(call, answering);
+        answering.await
+    }
+
+    async fn answer_untraced(
+        &self,
+        call: &Call,
+        answer: Option<Arc<Answer>>,
+        tried: &AtomicU32,
+    ) -> (Lowered, u32) {
         let Some(registered) = self.entry(&call.name) else {
             return (self.unknown(&call.name), 0);
         };
         let policy = registered.options.retry.as_ref().unwrap_or(&self.retry);
         let timeout = registered.options.timeout.unwrap_or(self.timeout);
-        let safety = registered.tool.safety();
         let run = async {
             let mut attempt: u32 = 0;
             loop {
@@ -234,9 +268,6 @@ impl Toolbox {
                 }
             }
         };
-        #[cfg(feature = "tracing")]
-        let run = super::span::traced(call, safety, run);
-        let _ = safety;
         run.await
     }
 
@@ -279,41 +310,71 @@ async fn attempt_once(
 ) -> Lowered {
     let tool = &registered.tool;
     let name = tool.name();
-    let lowered = if registered.options.off_executor {
-        off_executor(Arc::clone(tool), arguments, answer.cloned())
-    } else {
-        on_executor(&**tool, arguments, answer.cloned())
-    };
-    let Some(limit) = timeout else {
-        return lowered.await;
-    };
-    match tokio::time::timeout(limit, lowered).await {
-        Ok(lowered) => lowered,
-        Err(_) => timed_out(name, limit),
+    if registered.options.off_executor {
+        let call = off_executor(Arc::clone(tool), arguments, answer.cloned());
+        return within(timeout, name, call).await;
+    }
+    match on_executor(&**tool, arguments, answer.cloned()) {
+        Started::Running(call) => within(timeout, name, call).await,
+        Started::Panicked(panicked) => *panicked,
     }
 }
 
-/// The tool's own call future, run in this task.
+/// `call`, or the timed-out answer if it does not finish within `limit`. A
+/// call done at its first poll (a synchronous tool) needs no timer, so none
+/// is set until it waits.
+async fn within(
+    limit: Option<Duration>,
+    name: &str,
+    call: impl Future<Output = Lowered>,
+) -> Lowered {
+    let Some(limit) = limit else {
+        return call.await;
+    };
+    let mut call = pin!(call);
+    let mut timer = pin!(None::<tokio::time::Sleep>);
+    std::future::poll_fn(|cx| {
+        if let Poll::Ready(lowered) = call.as_mut().poll(cx) {
+            return Poll::Ready(lowered);
+        }
+        if timer.is_none() {
+            timer.set(Some(tokio::time::sleep(limit)));
+        }
+        match timer.as_mut().as_pin_mut().map(|sleep| sleep.poll(cx)) {
+            Some(Poll::Ready(())) => Poll::Ready(timed_out(name, limit)),
+            _ => Poll::Pending,
+        }
+    })
+    .await
+}
+
+/// The tool's own call future, to run in this task; the answer already,
+/// when building the future panicked.
 fn on_executor<'a>(
     tool: &'a dyn Tool,
     arguments: &'a Arguments,
     answer: Option<Arc<Answer>>,
-) -> Pin<Box<dyn Future<Output = Lowered> + Send + 'a>> {
+) -> Started<impl Future<Output = Lowered> + Send + 'a> {
     let name = tool.name();
     // Building the future runs code of the tool's too: a panic there is caught.
-    let started = catch_unwind(AssertUnwindSafe(|| {
-        with_answer(answer.as_ref(), || match arguments {
-            Arguments::Text(text) => tool.call_json(text),
-            Arguments::Json(value) => tool.call(value.clone()),
-        })
+    let start = || match arguments {
+        Arguments::Text(text) => tool.call_json(text),
+        Arguments::Json(value) => tool.call(value.clone()),
+    };
+    let started = catch_unwind(AssertUnwindSafe(|| match &answer {
+        Some(_) => with_answer(answer.as_ref(), start),
+        None => start(),
     }));
     match started {
-        Ok(call) => Box::pin(WithAnswer::new(answer, catch_future(name, call))),
-        Err(payload) => {
-            let lowered = ToolPanicked::caught(name, payload);
-            Box::pin(std::future::ready(lowered))
-        }
+        Ok(call) => Started::Running(catch_future(name, WithAnswer::new(answer, call))),
+        Err(payload) => Started::Panicked(Box::new(ToolPanicked::caught(name, payload))),
     }
+}
+
+/// A call's future, or the answer of a tool that panicked building it.
+enum Started<F> {
+    Running(F),
+    Panicked(Box<Lowered>),
 }
 
 /// The tool's blocking call on tokio's blocking pool; an async tool (one
@@ -342,7 +403,10 @@ fn off_executor<'a>(
         .await;
         match joined {
             Ok(Some(lowered)) => lowered,
-            Ok(None) => on_executor(&*tool, arguments, answer).await,
+            Ok(None) => match on_executor(&*tool, arguments, answer) {
+                Started::Running(call) => call.await,
+                Started::Panicked(panicked) => *panicked,
+            },
             Err(join) => match join.try_into_panic() {
                 Ok(payload) => ToolPanicked::caught(tool.name(), payload),
                 Err(_) => cancelled_result(),

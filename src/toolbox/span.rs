@@ -6,16 +6,11 @@ use tracing::Instrument as _;
 
 use crate::Lowered;
 use crate::provider::Call;
-use crate::tool::ToolSafety;
 
 /// `run` inside the span of `call`: named `execute_tool {name}` (through
 /// `otel.name`), with the GenAI attributes, and `error.type` recorded when
 /// the call ends in an error.
-pub(super) fn traced<F>(
-    call: &Call,
-    safety: ToolSafety,
-    run: F,
-) -> impl Future<Output = (Lowered, u32)>
+pub(super) fn traced<F>(call: &Call, run: F) -> impl Future<Output = (Lowered, u32)>
 where
     F: Future<Output = (Lowered, u32)>,
 {
@@ -26,7 +21,6 @@ where
         gen_ai.tool.name = %call.name,
         gen_ai.tool.call.id = %call.id,
         gen_ai.tool.type = "function",
-        toolresult.tool.idempotent = safety.is_idempotent(),
         error.type = tracing::field::Empty,
     );
     let recorder = span.clone();

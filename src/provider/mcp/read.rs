@@ -183,9 +183,9 @@ pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
     })
 }
 
-/// The part name an embedded resource's `uri` gives: the percent-decoded
-/// path of a `file:///` URI (the crate writes those), else the last `/`
-/// segment of any other.
+/// The part name an embedded resource's `uri` gives: the last `/` segment
+/// of the percent-decoded path of a `file:///` URI (the crate writes
+/// those), else the last `/` segment of any other URI; never a path.
 fn name_of(uri: &str) -> String {
     let Some(path) = uri.strip_prefix("file:///") else {
         return uri.rsplit('/').next().unwrap_or_default().to_owned();
@@ -210,7 +210,14 @@ fn name_of(uri: &str) -> String {
             }
         }
     }
-    String::from_utf8_lossy(&decoded).into_owned()
+    let name = String::from_utf8_lossy(&decoded);
+    // A name is never a path: of a decoded `a/b.pdf`, only `b.pdf`; a
+    // name with nothing after its last `/` is unnamed, as the crate writes
+    // an unnamed file.
+    match name.rsplit('/').next().filter(|last| !last.is_empty()) {
+        Some(last) => last.to_owned(),
+        None => "attachment".to_owned(),
+    }
 }
 
 /// The JSON text of a structured value as every port of the contract writes

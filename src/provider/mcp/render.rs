@@ -35,8 +35,9 @@
 //! `output` beside parts (it reads back as the describe lines), the kind of
 //! an image or audio part held by URL (a `resource_link` reads back as a
 //! file part), the name of an inline image or audio part (its block has no
-//! field for one), the missing name of an inline file (it reads back as
-//! `attachment`), and `metadata` (not written). Everything else comes back
+//! field for one), all but the last `/` segment of an inline file's name,
+//! the missing name of an inline file (it reads back as `attachment`), and
+//! `metadata` (not written). Everything else comes back
 //! equal, and a second round trip changes nothing.
 //!
 //! ```

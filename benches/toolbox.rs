@@ -1,0 +1,186 @@
+//! The toolbox, beside hand-written glue and the floor.
+//!
+//! - `one_call`: one trivial call from the provider's JSON message to the
+//!   provider's JSON reply (OpenAI Chat), against hand-written serde glue
+//!   doing the same: parse the message, parse the arguments, call the
+//!   function, serialise the answer, build the reply with `serde_json`.
+//! - `sixteen_waits`: 16 calls of a tool that waits 20 ms, against the
+//!   slowest call alone (one 20 ms wait).
+//! - `anthropic_images`: a turn of 16 results with a 1 MiB image each,
+//!   rendered for Anthropic into a writer (the peak heap of the same
+//!   rendering is asserted in `tests/toolbox_memory.rs`).
+
+mod common;
+
+use std::io::Write;
+use std::time::Duration;
+
+use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use toolresult::canonical::{ContentPart, ToolResult as Canonical};
+use toolresult::provider::{PartPolicy, ToolCall, anthropic, openai_chat};
+use toolresult::tool;
+use toolresult::toolbox::Toolbox;
+
+const MESSAGE: &str = r#"{"role":"assistant","content":null,"tool_calls":[{"id":"call_abc123","type":"function","function":{"name":"add","arguments":"{\"a\":2,\"b\":40}"}}]}"#;
+
+#[derive(Deserialize, schemars::JsonSchema)]
+struct Add {
+    a: i64,
+    b: i64,
+}
+
+fn add(args: Add) -> i64 {
+    args.a + args.b
+}
+
+/// What a user writes without the crate.
+fn hand_written_glue(message: &str) -> String {
+    #[derive(Deserialize)]
+    struct Message<'a> {
+        #[serde(borrow)]
+        tool_calls: Vec<ToolCallJson<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct ToolCallJson<'a> {
+        id: &'a str,
+        function: Function,
+    }
+    #[derive(Deserialize)]
+    struct Function {
+        name: String,
+        arguments: String,
+    }
+    #[derive(Serialize)]
+    struct Reply<'a> {
+        role: &'static str,
+        tool_call_id: &'a str,
+        content: String,
+    }
+    let message: Message<'_> = serde_json::from_str(message).unwrap();
+    let replies: Vec<Reply<'_>> = message
+        .tool_calls
+        .iter()
+        .map(|call| {
+            assert_eq!(call.function.name, "add");
+            let args: Add = serde_json::from_str(&call.function.arguments).unwrap();
+            let content = serde_json::to_string(&add(args)).unwrap();
+            Reply {
+                role: "tool",
+                tool_call_id: call.id,
+                content,
+            }
+        })
+        .collect();
+    serde_json::to_string(&replies).unwrap()
+}
+
+fn one_call(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .register(
+            tool::function("add", "Add two integers", |args: Add| add(args).to_string()).unwrap(),
+        )
+        .unwrap();
+    let toolbox = &toolbox;
+    let ours = |message: &'static str| async move {
+        let calls = openai_chat::read_calls(message).unwrap();
+        let outcomes = toolbox.run(calls).await;
+        serde_json::to_string(&openai_chat::reply(&outcomes, PartPolicy::Strict).unwrap()).unwrap()
+    };
+    assert_eq!(runtime.block_on(ours(MESSAGE)), hand_written_glue(MESSAGE));
+    let mut group = c.benchmark_group("toolbox/one_call (OpenAI Chat JSON in, JSON out)");
+    group.bench_function("hand-written serde glue", |b| {
+        b.iter(|| hand_written_glue(black_box(MESSAGE)))
+    });
+    // An agent loop already runs on tokio: the turns are timed inside one
+    // runtime, not each behind its own `block_on`.
+    group.bench_function("toolresult read_calls + Toolbox::run + reply", |b| {
+        b.iter_custom(|iterations| {
+            runtime.block_on(async {
+                let start = std::time::Instant::now();
+                for _ in 0..iterations {
+                    black_box(ours(black_box(MESSAGE)).await);
+                }
+                start.elapsed()
+            })
+        })
+    });
+    group.finish();
+}
+
+fn sixteen_waits(c: &mut Criterion) {
+    #[derive(Deserialize, schemars::JsonSchema)]
+    struct NoArgs {}
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .register(
+            tool::async_function("wait", "Waits 20 ms", |_: NoArgs| async {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                "done"
+            })
+            .unwrap(),
+        )
+        .unwrap();
+    let calls = || {
+        (0..16).map(|i| {
+            toolresult::provider::Call::new(
+                format!("call_{i}"),
+                "wait",
+                toolresult::provider::Arguments::Json(json!({})),
+            )
+        })
+    };
+    let mut group = c.benchmark_group("toolbox/sixteen_waits (16 calls waiting 20 ms)");
+    group.sample_size(10);
+    group.bench_function("floor: the slowest call alone (one 20 ms wait)", |b| {
+        b.iter(|| runtime.block_on(async { tokio::time::sleep(Duration::from_millis(20)).await }))
+    });
+    group.bench_function("toolresult Toolbox::run, 16 calls", |b| {
+        b.iter(|| runtime.block_on(toolbox.run(calls())))
+    });
+    group.finish();
+}
+
+fn anthropic_images(c: &mut Criterion) {
+    let image = vec![0x5a_u8; 1 << 20];
+    let results: Vec<Canonical> = (0..16)
+        .map(|i| {
+            let part = ContentPart::from_bytes(image.clone(), "image/png").unwrap();
+            Canonical::ok(format!("screenshot {i}")).with_parts([part])
+        })
+        .collect();
+    let ids: Vec<String> = (0..16).map(|i| format!("toolu_{i:02}")).collect();
+    let turn: Vec<(ToolCall<'_>, &Canonical)> = ids
+        .iter()
+        .zip(&results)
+        .map(|(id, result)| (ToolCall::new(id, "screenshot"), result))
+        .collect();
+    let mut group = c.benchmark_group("toolbox/anthropic_images (16 x 1 MiB into a writer)");
+    group.sample_size(10);
+    group.bench_function("toolresult anthropic::reply + serde_json::to_writer", |b| {
+        b.iter(|| {
+            let reply = anthropic::reply(&turn, PartPolicy::Strict).unwrap();
+            let mut sink = std::io::BufWriter::new(std::io::sink());
+            serde_json::to_writer(&mut sink, &reply).unwrap();
+            sink.flush().unwrap();
+        })
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = common::criterion();
+    targets = one_call, sixteen_waits, anthropic_images
+}
+criterion_main!(benches);
