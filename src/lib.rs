@@ -65,6 +65,7 @@
 )]
 
 pub mod canonical;
+mod chain;
 pub mod lower;
 pub mod render;
 pub mod retry;

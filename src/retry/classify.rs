@@ -24,18 +24,16 @@
 //! The chain is the one `anyhow::Error::chain()` yields (each error, then its
 //! `source()`), with one addition: a custom `std::io::Error` (one made with
 //! `io::Error::new` or `io::Error::other`) is followed by the error it wraps,
-//! which its own `source()` skips. The walk stops after
-//! [`MAX_CHAIN_DEPTH`] errors. Only types and kinds are read, never an
-//! error's text.
+//! which its own `source()` skips. The whole chain is walked, however deep;
+//! an error that comes round again (a chain that cycles back on itself)
+//! ends the walk. Only types and kinds are read, never an error's text.
 
 use std::error::Error as StdError;
 use std::io::ErrorKind;
 use std::sync::Arc;
 
 use super::Cancelled;
-
-/// The most errors of one source chain that classification looks at.
-pub const MAX_CHAIN_DEPTH: usize = 64;
+use crate::chain;
 
 /// Whether a failure is worth another attempt.
 ///
@@ -124,7 +122,7 @@ pub fn classify_error(error: &(dyn StdError + 'static)) -> Classification {
 /// ```
 #[must_use]
 pub fn is_cancelled(error: &(dyn StdError + 'static)) -> bool {
-    chain(error).any(|e| e.is::<Cancelled>())
+    chain::walk(error).any(|e| e.is::<Cancelled>())
 }
 
 /// A user classifier, type-erased: it downcasts and answers, or passes.
@@ -148,7 +146,7 @@ pub(crate) fn classify_chain(
     error: &(dyn StdError + 'static),
     classifiers: &[ErasedClassifier],
 ) -> Classification {
-    for link in chain(error) {
+    for link in chain::walk(error) {
         if let Some(found) = classifiers.iter().find_map(|classify| classify(link)) {
             return found;
         }
@@ -159,42 +157,4 @@ pub(crate) fn classify_chain(
         }
     }
     Classification::Unknown
-}
-
-/// The errors of a chain, outermost first, including the error a custom
-/// `io::Error` wraps.
-fn chain<'a>(error: &'a (dyn StdError + 'static)) -> Chain<'a> {
-    Chain {
-        next: Some(error),
-        wrapped: None,
-        seen: 0,
-    }
-}
-
-struct Chain<'a> {
-    next: Option<&'a (dyn StdError + 'static)>,
-    wrapped: Option<&'a (dyn StdError + 'static)>,
-    seen: usize,
-}
-
-impl<'a> Iterator for Chain<'a> {
-    type Item = &'a (dyn StdError + 'static);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.seen >= MAX_CHAIN_DEPTH {
-            return None;
-        }
-        self.seen += 1;
-        if let Some(wrapped) = self.wrapped.take() {
-            return Some(wrapped);
-        }
-        let current = self.next.take()?;
-        self.next = current.source();
-        if let Some(io) = current.downcast_ref::<std::io::Error>() {
-            self.wrapped = io
-                .get_ref()
-                .map(|inner| -> &(dyn StdError + 'static) { inner });
-        }
-        Some(current)
-    }
 }
