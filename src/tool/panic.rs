@@ -75,8 +75,24 @@ impl ToolPanicked {
 
 /// Runs `body`, lowering a panic into the [`ToolPanicked`] result.
 pub(crate) fn catch_blocking(tool: &str, body: impl FnOnce() -> Lowered) -> Lowered {
-    catch_unwind(AssertUnwindSafe(body))
-        .unwrap_or_else(|payload| ToolPanicked::new(tool, payload.as_ref()).lower())
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| lower_payload(tool, payload))
+}
+
+/// The [`ToolPanicked`] result of a caught panic, its payload dropped where
+/// a panic in the payload's own `Drop` is caught too.
+fn lower_payload(tool: &str, payload: Box<dyn Any + Send>) -> Lowered {
+    let lowered = ToolPanicked::new(tool, payload.as_ref()).lower();
+    drop_quietly(payload);
+    lowered
+}
+
+/// Drops `value`, catching a panic of its destructor. The payload of that
+/// second panic is leaked rather than dropped: its destructor could panic
+/// in turn, and nothing may unwind out of a tool call.
+fn drop_quietly<T>(value: T) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
+        std::mem::forget(payload);
+    }
 }
 
 /// A future that lowers a panic in any poll of its inner future into the
@@ -108,12 +124,12 @@ impl Future for CatchPanic<'_> {
         match catch_unwind(AssertUnwindSafe(|| inner.as_mut().poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(lowered)) => {
-                this.inner = None;
+                drop_quietly(this.inner.take());
                 Poll::Ready(lowered)
             }
             Err(payload) => {
-                this.inner = None;
-                Poll::Ready(ToolPanicked::new(this.tool, payload.as_ref()).lower())
+                drop_quietly(this.inner.take());
+                Poll::Ready(lower_payload(this.tool, payload))
             }
         }
     }
