@@ -7,24 +7,14 @@
 
 use std::fmt;
 
-use base64::display::Base64Display;
-use base64::engine::general_purpose::STANDARD;
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::part::{Body, PartFields, decode_base64};
-use super::{ContentPart, MediaSource, PartKind};
-
-/// Inline bytes, written as base64 through `collect_str`: serde_json escapes
-/// and writes each encoded chunk directly, so no base64 copy is ever held.
-struct Base64Data<'a>(&'a [u8]);
-
-impl Serialize for Base64Data<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&Base64Display::new(self.0, &STANDARD))
-    }
-}
+use super::base64_data::{Base64, decode_base64, decoded_len};
+use super::drain::Drained;
+use super::part::{Body, PartFields};
+use super::{ContentPart, MediaSource, PartKind, PartLimit};
 
 impl Serialize for ContentPart {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -46,7 +36,7 @@ impl Serialize for ContentPart {
             Body::Media { mime_type, source } => {
                 s.serialize_field("mimeType", mime_type)?;
                 match source {
-                    MediaSource::Data(bytes) => s.serialize_field("data", &Base64Data(bytes))?,
+                    MediaSource::Data(bytes) => s.serialize_field("data", &Base64(bytes))?,
                     MediaSource::Url(url) => s.serialize_field("url", url)?,
                 }
             }
@@ -71,6 +61,9 @@ impl<'de> Deserialize<'de> for DataField {
                 f.write_str("a standard padded base64 string")
             }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<DataField, E> {
+                PartLimit::for_parsing()
+                    .check(Drained::Encoded("the part's `data`"), decoded_len(text))
+                    .map_err(E::custom)?;
                 decode_base64("`data`", text)
                     .map(DataField)
                     .map_err(E::custom)
