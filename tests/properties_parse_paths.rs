@@ -20,7 +20,10 @@ fn every_path<T: DeserializeOwned>(input: &str) -> Vec<(&'static str, Result<T, 
     let mut paths = vec![
         ("from_str", text(serde_json::from_str(input))),
         ("from_slice", text(serde_json::from_slice(input.as_bytes()))),
-        ("from_reader", text(serde_json::from_reader(input.as_bytes()))),
+        (
+            "from_reader",
+            text(serde_json::from_reader(input.as_bytes())),
+        ),
     ];
     if let Ok(value) = serde_json::from_str::<serde_json::Value>(input) {
         paths.push(("&Value", text(T::deserialize(&value))));
@@ -48,8 +51,8 @@ where
         let bytes = serde_json::to_string(value).map_err(|e| TestCaseError::fail(e.to_string()))?;
         for (path, parsed) in &paths {
             if let Ok(parsed) = parsed {
-                let again =
-                    serde_json::to_string(parsed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let again = serde_json::to_string(parsed)
+                    .map_err(|e| TestCaseError::fail(e.to_string()))?;
                 prop_assert_eq!(&again, &bytes, "{} re-serialised differently", path);
             }
         }
