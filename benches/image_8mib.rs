@@ -7,9 +7,8 @@
 //! allocator and printed as a multiple of the image size.
 
 mod common;
-
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering};
+#[path = "common/counting.rs"]
+mod counting;
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -17,56 +16,6 @@ use criterion::{BatchSize, Criterion, black_box, criterion_group, criterion_main
 use toolresult::canonical;
 
 const IMAGE_BYTES: usize = 8 * 1024 * 1024;
-
-struct Counting;
-
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grow(bytes: usize) {
-    let now = CURRENT.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// only addition is two atomic counters, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        grow(layout.size());
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: forwarded with the caller's pointer and layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // Counted as a copy: old and new blocks are both live for a moment.
-        grow(new_size);
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
-        // SAFETY: forwarded with the caller's pointer, layout and size.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-/// Peak heap growth of `op` over what was live when it started (its input).
-fn peak_growth<I, R>(input: I, op: impl FnOnce(I) -> R) -> usize {
-    let start = CURRENT.load(Ordering::Relaxed);
-    PEAK.store(start, Ordering::Relaxed);
-    let out = op(input);
-    let peak = PEAK.load(Ordering::Relaxed);
-    drop(out);
-    peak - start
-}
 
 fn image() -> Vec<u8> {
     (0..IMAGE_BYTES as u32)
@@ -115,7 +64,7 @@ fn image_8mib(c: &mut Criterion) {
         ("toolresult serde_json::to_string", ours_through_serde),
         ("toolnexus", toolnexus_peer),
     ] {
-        let peak = peak_growth(source.clone(), op);
+        let peak = counting::peak_growth(source.clone(), op);
         println!(
             "image_8mib peak heap {name}: {peak} bytes = {:.2}x the image",
             peak as f64 / IMAGE_BYTES as f64

@@ -140,6 +140,7 @@
 )]
 
 pub mod canonical;
+mod chain;
 pub mod provider;
 pub mod retry;
 pub mod tool;

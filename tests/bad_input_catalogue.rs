@@ -642,19 +642,20 @@ fn bad_mime_types_for_bytes() {
 
 #[test]
 fn bytes_over_the_limit() {
-    let limit = PartLimit::new(10);
+    // Bytes and data: URLs take the default limit, 20 MiB.
+    let max = 20 * 1024 * 1024;
     assert_eq!(
-        limit
-            .part_from_bytes(vec![0; 11], "image/png")
+        ContentPart::from_bytes(vec![0; max + 1], "image/png")
             .unwrap_err()
             .to_string(),
-        "the data is 11 bytes, over the part size limit of 10 bytes"
+        "the data is 20971521 bytes, over the part size limit of 20971520 bytes"
     );
-    assert!(limit.part_from_bytes(vec![0; 10], "image/png").is_ok());
-    let url = "data:image/gif;base64,AAAAAAAAAAAAAAAA"; // 12 bytes
+    assert!(ContentPart::from_bytes(vec![0; max], "image/png").is_ok());
+    // Each "AAAA" is 3 zero bytes: 6,990,507 of them are 20 MiB + 1 byte.
+    let url = format!("data:image/gif;base64,{}", "AAAA".repeat(6_990_507));
     assert_eq!(
-        limit.part_from_url(url, None).unwrap_err().to_string(),
-        "the data is 12 bytes, over the part size limit of 10 bytes"
+        ContentPart::from_url(&url, None).unwrap_err().to_string(),
+        "the data: URL's data is 20971521 bytes, over the part size limit of 20971520 bytes"
     );
 }
 

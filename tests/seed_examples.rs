@@ -215,9 +215,6 @@ fn read_failures_are_error_results_naming_the_path() {
     let res = read("tests/fixtures");
     assert!(res.is_error);
     assert_eq!(res.output, "read: `tests/fixtures` is not a regular file");
-    let res = toolresult::canonical::read_with_limit(
-        "tests/fixtures/mcp.json",
-        toolresult::canonical::PartLimit::new(10),
-    );
+    let res = toolresult::canonical::PartLimit::new(10).read("tests/fixtures/mcp.json");
     assert!(res.is_error);
 }

@@ -1,25 +1,47 @@
-//! The size limit on parts.
+//! The size limit on parts, and the entry points that take another one.
 
-/// The most bytes one part may carry, checked before a file is read and
-/// while a reader is drained.
+use std::cell::Cell;
+use std::io::Read;
+use std::path::Path;
+
+use super::drain::{Drained, read_file, read_to_limit};
+use super::part::{Body, media_type_of, new_media_type};
+use super::{ContentPart, MediaSource, PartError, PartKind};
+
+/// The most bytes one part may carry: checked before a file is read, while a
+/// reader is drained, and, when a part is parsed, from the length of its
+/// base64 before any of it is decoded.
 ///
 /// The default is [`PartLimit::DEFAULT_MAX_BYTES`] (20 MiB, what the larger
 /// providers accept for one inline image or document). Every
-/// `ContentPart::from_*` constructor uses it; the `part_from_*` methods here
-/// take another limit per call.
+/// `ContentPart::from_*` constructor and every parse of a part uses it.
+/// Another limit is taken where the limit is what keeps memory in check:
+/// reading a file ([`part_from_path`](Self::part_from_path), and the
+/// built-in [`read`](Self::read)), draining a reader
+/// ([`part_from_reader`](Self::part_from_reader)), and parsing JSON
+/// ([`parse`](Self::parse)).
 ///
 /// ```
-/// use toolresult::canonical::PartLimit;
+/// use toolresult::canonical::{ContentPart, PartError, PartLimit};
 /// assert_eq!(PartLimit::default().max_bytes(), 20 * 1024 * 1024);
+///
 /// let small = PartLimit::new(1024);
-/// let part = small.part_from_bytes(vec![1, 2, 3], "image/png")?;
+/// let part = small.part_from_reader(&[1, 2, 3][..], "image/png")?;
 /// assert_eq!(part.byte_len(), 3);
-/// assert!(small.part_from_bytes(vec![0; 2048], "image/png").is_err());
-/// # Ok::<(), toolresult::canonical::PartError>(())
+/// assert!(matches!(
+///     small.part_from_reader(&[0; 2048][..], "image/png"),
+///     Err(PartError::TooLarge { limit: 1024, .. })
+/// ));
+/// # Ok::<(), PartError>(())
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PartLimit {
     max_bytes: u64,
+}
+
+thread_local! {
+    /// The limit parts are parsed with on this thread.
+    static PARSE_LIMIT: Cell<u64> = const { Cell::new(PartLimit::DEFAULT_MAX_BYTES) };
 }
 
 impl PartLimit {
@@ -36,6 +58,129 @@ impl PartLimit {
     #[must_use]
     pub const fn max_bytes(self) -> u64 {
         self.max_bytes
+    }
+
+    /// A part from a file under this limit; see [`ContentPart::from_path`].
+    ///
+    /// ```
+    /// use toolresult::canonical::{PartError, PartLimit};
+    /// let err = PartLimit::new(10).part_from_path("tests/fixtures/fixture.png").unwrap_err();
+    /// assert!(matches!(err, PartError::TooLarge { bytes: 82, limit: 10, .. }));
+    /// ```
+    ///
+    /// # Errors
+    /// As [`ContentPart::from_path`].
+    pub fn part_from_path(self, path: impl AsRef<Path>) -> Result<ContentPart, PartError> {
+        let path = path.as_ref();
+        let media = media_type_of(path)?;
+        let bytes = read_file(self, path)?;
+        let part = ContentPart {
+            kind: media.kind,
+            body: Body::Media {
+                mime_type: media.mime_type.to_owned(),
+                source: MediaSource::Data(bytes),
+            },
+            name: None,
+        };
+        if media.kind == PartKind::File {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            return Ok(part.with_name(name));
+        }
+        Ok(part)
+    }
+
+    /// A part drained from a reader under this limit; see
+    /// [`ContentPart::from_reader`]. At most one byte past the limit is read.
+    ///
+    /// This is also the way to a part from bytes already in memory that are
+    /// over the default limit: `limit.part_from_reader(&bytes[..], mime)`.
+    ///
+    /// # Errors
+    /// As [`ContentPart::from_reader`].
+    pub fn part_from_reader(
+        self,
+        reader: impl Read,
+        mime_type: &str,
+    ) -> Result<ContentPart, PartError> {
+        let (kind, mime_type) = new_media_type(mime_type)?;
+        let bytes = read_to_limit(self, reader, 0, Drained::Reader)?;
+        Ok(ContentPart {
+            kind,
+            body: Body::Media {
+                mime_type,
+                source: MediaSource::Data(bytes),
+            },
+            name: None,
+        })
+    }
+
+    /// Runs `parse` with this limit on every part parsed on this thread
+    /// while it runs, in place of the default: any `Deserialize` of a
+    /// [`ContentPart`], a canonical [`ToolResult`](super::ToolResult), a
+    /// type of yours that holds them, or an MCP result read with
+    /// `provider::mcp::from_value`. The size of a part's data is checked from
+    /// the length of its base64, before any of it is decoded. The limit in
+    /// force before is restored when `parse` returns or unwinds.
+    ///
+    /// ```
+    /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
+    ///
+    /// let json = r#"{"output":"a gif","isError":false,
+    ///     "parts":[{"type":"image","mimeType":"image/gif","data":"R0lGOA=="}]}"#;
+    /// // Within the default limit.
+    /// let read: ToolResult = serde_json::from_str(json)?;
+    /// assert_eq!(read.parts[0].byte_len(), 4);
+    /// // Over a 3-byte limit: refused before the data is decoded.
+    /// let err = PartLimit::new(3)
+    ///     .parse(|| serde_json::from_str::<ToolResult>(json))
+    ///     .unwrap_err();
+    /// assert!(err.to_string().contains("over the part size limit of 3 bytes"));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn parse<R>(self, parse: impl FnOnce() -> R) -> R {
+        /// Puts the earlier limit back, however `parse` ends.
+        struct Restore(u64);
+        impl Drop for Restore {
+            fn drop(&mut self) {
+                PARSE_LIMIT.with(|limit| limit.set(self.0));
+            }
+        }
+        let _restore = Restore(PARSE_LIMIT.with(|limit| limit.replace(self.max_bytes)));
+        parse()
+    }
+
+    /// The limit parts are parsed with on this thread right now.
+    pub(crate) fn for_parsing() -> Self {
+        Self::new(PARSE_LIMIT.with(Cell::get))
+    }
+
+    /// The built-in [`read`](super::read) of a path, with this limit on text
+    /// and media alike.
+    ///
+    /// ```
+    /// use toolresult::canonical::PartLimit;
+    /// let refused = PartLimit::new(10).read("tests/fixtures/fixture.png");
+    /// assert!(refused.is_error);
+    /// assert!(refused.output.contains("over the part size limit of 10 bytes"));
+    /// ```
+    #[must_use]
+    pub fn read(self, path: impl AsRef<Path>) -> super::ToolResult {
+        super::read::read_under(path.as_ref(), self)
+    }
+
+    /// Refuses `bytes` over the limit, naming where they came from.
+    pub(crate) fn check(self, source: Drained<'_>, bytes: u64) -> Result<(), PartError> {
+        if bytes > self.max_bytes() {
+            return Err(PartError::TooLarge {
+                what: source.to_string(),
+                bytes,
+                limit: self.max_bytes(),
+            });
+        }
+        Ok(())
     }
 }
 

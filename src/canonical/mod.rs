@@ -22,6 +22,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod base64_data;
+mod drain;
 mod limit;
 mod media;
 mod object_only;
@@ -38,5 +40,7 @@ pub use media::MediaType;
 pub use part::{ContentPart, MediaSource, PartKind, PartSummary};
 pub use part_error::PartError;
 pub use pending::{Answer, Request};
-pub use read::{read, read_with_limit};
+pub use read::read;
 pub use result::{PENDING_KEY, ToolResult};
+
+pub(crate) use base64_data::Base64;

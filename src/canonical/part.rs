@@ -9,6 +9,8 @@ use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
 use serde::Serialize;
 
+use super::base64_data::{decode_base64, decoded_len};
+use super::drain::{Drained, shown};
 use super::part_error::shorten;
 use super::{MediaType, PartError, PartLimit};
 
@@ -53,7 +55,7 @@ impl PartKind {
             "file" => Ok(PartKind::File),
             "audio" => Ok(PartKind::Audio),
             other => Err(PartError::UnknownType {
-                type_name: other.to_owned(),
+                type_name: shorten(other),
             }),
         }
     }
@@ -143,6 +145,9 @@ impl ContentPart {
 
     /// A part from bytes with an explicit mime type, with the default size limit.
     ///
+    /// The mime type's `type/subtype` is written in lower case (`Image/PNG`
+    /// is `image/png`); parameters after a `;` stay as given.
+    ///
     /// Takes anything that converts into [`Bytes`] (a `Vec<u8>` moves in
     /// without a copy); for a borrowed slice use `Bytes::copy_from_slice`.
     ///
@@ -155,9 +160,20 @@ impl ContentPart {
     /// ```
     ///
     /// # Errors
-    /// An empty or malformed mime type, or bytes over the limit.
+    /// An empty or malformed mime type, or bytes over the limit (for more,
+    /// see [`PartLimit::part_from_reader`]).
     pub fn from_bytes(bytes: impl Into<Bytes>, mime_type: &str) -> Result<Self, PartError> {
-        PartLimit::default().part_from_bytes(bytes, mime_type)
+        let bytes = bytes.into();
+        let (kind, mime_type) = new_media_type(mime_type)?;
+        PartLimit::default().check(Drained::Data, bytes.len() as u64)?;
+        Ok(Self {
+            kind,
+            body: Body::Media {
+                mime_type,
+                source: MediaSource::Data(bytes),
+            },
+            name: None,
+        })
     }
 
     /// A part drained from any reader, with an explicit mime type and the
@@ -198,7 +214,31 @@ impl ContentPart {
     /// A malformed data: URL or invalid base64, a URL without a scheme or a
     /// `file:` URL, a missing or mismatched mime type, or data over the limit.
     pub fn from_url(url: &str, mime_type: Option<&str>) -> Result<Self, PartError> {
-        PartLimit::default().part_from_url(url, mime_type)
+        let explicit = mime_type.filter(|m| !m.is_empty());
+        if let Some((mime, bytes)) = parse_data_url(url, PartLimit::default())? {
+            if let Some(explicit) = explicit
+                && !essence(explicit).eq_ignore_ascii_case(&mime)
+            {
+                return Err(PartError::MimeTypeMismatch {
+                    mime_type: shorten(explicit),
+                    data_url_mime_type: shorten(&mime),
+                });
+            }
+            return Self::from_bytes(bytes, &mime);
+        }
+        let Some(mime) = explicit else {
+            return Err(PartError::UrlWithoutMimeType { url: shorten(url) });
+        };
+        check_url(url)?;
+        let (kind, mime_type) = new_media_type(mime)?;
+        Ok(Self {
+            kind,
+            body: Body::Media {
+                mime_type,
+                source: MediaSource::Url(url.to_owned()),
+            },
+            name: None,
+        })
     }
 
     /// The same part with `name` set (a file name shown to the model, never a path).
@@ -400,7 +440,7 @@ impl ContentPart {
             });
         }
         let mime_type = match fields.mime_type {
-            Some(mime) if !mime.is_empty() => check_mime_type(mime)?,
+            Some(mime) if !mime.is_empty() => check_mime_type(&mime)?,
             _ => return Err(PartError::MissingMimeType { kind }),
         };
         let source = match (fields.data, fields.url) {
@@ -436,8 +476,11 @@ pub(crate) struct PartFields {
 /// Parameters may follow (`text/plain;charset=utf-8`), but what comes before
 /// them must itself be `type/subtype`: that is all a `data:` URL keeps, so a
 /// part's own [`ContentPart::data_url`] always reads back.
-pub(crate) fn check_mime_type(mime_type: String) -> Result<String, PartError> {
-    let valid = match essence(&mime_type).split_once('/') {
+///
+/// The `type/subtype` comes back in lower case (providers such as Anthropic
+/// refuse `Image/PNG`); parameters stay as given.
+pub(crate) fn check_mime_type(mime_type: &str) -> Result<String, PartError> {
+    let valid = match essence(mime_type).split_once('/') {
         Some((top, sub)) => {
             !top.is_empty()
                 && !sub.is_empty()
@@ -448,11 +491,14 @@ pub(crate) fn check_mime_type(mime_type: String) -> Result<String, PartError> {
         }
         None => false,
     };
-    if valid {
-        Ok(mime_type)
-    } else {
-        Err(PartError::InvalidMimeType { mime_type })
+    if !valid {
+        return Err(PartError::InvalidMimeType {
+            mime_type: shorten(mime_type),
+        });
     }
+    let essence = essence(mime_type);
+    let parameters = mime_type.get(essence.len()..).unwrap_or_default();
+    Ok(format!("{}{parameters}", essence.to_ascii_lowercase()))
 }
 
 /// A kept URL must have a scheme (not a drive letter) and must not be a
@@ -488,258 +534,40 @@ fn check_url(url: &str) -> Result<(), PartError> {
     Ok(())
 }
 
-/// Decodes standard padded base64, naming where it came from on failure.
-pub(crate) fn decode_base64(what: &'static str, text: &str) -> Result<Bytes, PartError> {
-    // Fast path: the SIMD decoder checks the alphabet, the length and the
-    // padding at several times the scalar speed. It is not strict about the
-    // unused bits of the last quantum, so that quantum is re-checked by the
-    // strict decoder. Anything refused is decoded again by the strict decoder,
-    // whose error says where the input went wrong.
-    if let Ok(bytes) = base64_simd::STANDARD.decode_to_vec(text) {
-        let last_quantum = text.get(text.len().saturating_sub(4)..).unwrap_or_default();
-        if STANDARD.decode(last_quantum).is_ok() {
-            return Ok(Bytes::from(bytes));
-        }
-    }
-    STANDARD
-        .decode(text)
-        .map(Bytes::from)
-        .map_err(|source| PartError::InvalidBase64 { what, source })
-}
-
-impl PartLimit {
-    /// A part from a file under this limit; see [`ContentPart::from_path`].
-    ///
-    /// ```
-    /// use toolresult::canonical::{PartError, PartLimit};
-    /// let err = PartLimit::new(10).part_from_path("tests/fixtures/fixture.png").unwrap_err();
-    /// assert!(matches!(err, PartError::TooLarge { bytes: 82, limit: 10, .. }));
-    /// ```
-    ///
-    /// # Errors
-    /// As [`ContentPart::from_path`].
-    pub fn part_from_path(self, path: impl AsRef<Path>) -> Result<ContentPart, PartError> {
-        let path = path.as_ref();
-        let shown = path.display().to_string();
-        let media = media_type_of(path, &shown)?;
-        let bytes = self.read_file(path, &shown)?;
-        let part = ContentPart {
-            kind: media.kind,
-            body: Body::Media {
-                mime_type: media.mime_type.to_owned(),
-                source: MediaSource::Data(bytes),
-            },
-            name: None,
-        };
-        if media.kind == PartKind::File {
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default();
-            return Ok(part.with_name(name));
-        }
-        Ok(part)
-    }
-
-    /// A part from bytes under this limit; see [`ContentPart::from_bytes`].
-    ///
-    /// # Errors
-    /// As [`ContentPart::from_bytes`].
-    pub fn part_from_bytes(
-        self,
-        bytes: impl Into<Bytes>,
-        mime_type: &str,
-    ) -> Result<ContentPart, PartError> {
-        let bytes = bytes.into();
-        let kind = PartKind::for_mime_type(mime_type);
-        if mime_type.is_empty() {
-            return Err(PartError::MissingMimeType { kind });
-        }
-        let mime_type = check_mime_type(mime_type.to_owned())?;
-        self.check(Drained::Data, bytes.len() as u64)?;
-        Ok(ContentPart {
-            kind,
-            body: Body::Media {
-                mime_type,
-                source: MediaSource::Data(bytes),
-            },
-            name: None,
-        })
-    }
-
-    /// A part drained from a reader under this limit; see [`ContentPart::from_reader`].
-    ///
-    /// # Errors
-    /// As [`ContentPart::from_reader`].
-    pub fn part_from_reader(
-        self,
-        reader: impl Read,
-        mime_type: &str,
-    ) -> Result<ContentPart, PartError> {
-        let kind = PartKind::for_mime_type(mime_type);
-        if mime_type.is_empty() {
-            return Err(PartError::MissingMimeType { kind });
-        }
-        let mime_type = check_mime_type(mime_type.to_owned())?;
-        let bytes = self.drain(reader, 0, Drained::Reader)?;
-        Ok(ContentPart {
-            kind,
-            body: Body::Media {
-                mime_type,
-                source: MediaSource::Data(bytes),
-            },
-            name: None,
-        })
-    }
-
-    /// A part from a URL under this limit; see [`ContentPart::from_url`].
-    ///
-    /// # Errors
-    /// As [`ContentPart::from_url`].
-    pub fn part_from_url(
-        self,
-        url: &str,
-        mime_type: Option<&str>,
-    ) -> Result<ContentPart, PartError> {
-        let explicit = mime_type.filter(|m| !m.is_empty());
-        if let Some((mime, bytes)) = parse_data_url(url)? {
-            if let Some(explicit) = explicit
-                && !essence(explicit).eq_ignore_ascii_case(&mime)
-            {
-                return Err(PartError::MimeTypeMismatch {
-                    mime_type: explicit.to_owned(),
-                    data_url_mime_type: mime,
-                });
-            }
-            return self.part_from_bytes(bytes, &mime);
-        }
-        let Some(mime) = explicit else {
-            return Err(PartError::UrlWithoutMimeType { url: shorten(url) });
-        };
-        check_url(url)?;
-        Ok(ContentPart {
-            kind: PartKind::for_mime_type(mime),
-            body: Body::Media {
-                mime_type: check_mime_type(mime.to_owned())?,
-                source: MediaSource::Url(url.to_owned()),
-            },
-            name: None,
-        })
-    }
-
-    /// Reads a regular file, refusing it from its metadata when it is over
-    /// the limit, before any byte is read.
-    ///
-    /// The path is checked before it is opened, so a directory or a named
-    /// pipe is refused instead of blocking on open; the opened file is checked
-    /// again in case the path changed in between.
-    pub(crate) fn read_file(self, path: &Path, shown: &str) -> Result<Bytes, PartError> {
-        let read_error = |source| PartError::Read {
-            path: shown.to_owned(),
-            source,
-        };
-        let not_a_file = || PartError::NotAFile {
-            path: shown.to_owned(),
-        };
-        if !std::fs::metadata(path).map_err(read_error)?.is_file() {
-            return Err(not_a_file());
-        }
-        let file = std::fs::File::open(path).map_err(read_error)?;
-        let metadata = file.metadata().map_err(read_error)?;
-        if !metadata.is_file() {
-            return Err(not_a_file());
-        }
-        let source = Drained::File(shown);
-        self.check(source, metadata.len())?;
-        self.drain(file, metadata.len(), source)
-    }
-
-    fn check(self, source: Drained<'_>, bytes: u64) -> Result<(), PartError> {
-        if bytes > self.max_bytes() {
-            return Err(PartError::TooLarge {
-                what: source.to_string(),
-                bytes,
-                limit: self.max_bytes(),
-            });
-        }
-        Ok(())
-    }
-
-    /// Reads at most one byte past the limit, so a growing file or an endless
-    /// reader cannot run the process out of memory.
-    fn drain(
-        self,
-        reader: impl Read,
-        size_hint: u64,
-        source: Drained<'_>,
-    ) -> Result<Bytes, PartError> {
-        let mut buffer = Vec::with_capacity(usize::try_from(size_hint).unwrap_or(0));
-        reader
-            .take(self.max_bytes().saturating_add(1))
-            .read_to_end(&mut buffer)
-            .map_err(|err| match source {
-                Drained::File(path) => PartError::Read {
-                    path: path.to_owned(),
-                    source: err,
-                },
-                Drained::Data | Drained::Reader => PartError::Reader {
-                    what: "reader",
-                    source: err,
-                },
-            })?;
-        self.check(source, buffer.len() as u64)?;
-        Ok(Bytes::from(buffer))
-    }
-}
-
-/// Where the bytes of a part came from, as a size error names it.
-#[derive(Clone, Copy)]
-enum Drained<'a> {
-    /// Bytes handed over whole.
-    Data,
-    /// A reader drained to its end.
-    Reader,
-    /// A file, shown by its path.
-    File(&'a str),
-}
-
-impl fmt::Display for Drained<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Drained::Data => f.write_str("the data"),
-            Drained::Reader => f.write_str("the reader's data"),
-            Drained::File(path) => write!(f, "`{path}`"),
-        }
-    }
-}
-
-fn media_type_of(path: &Path, shown: &str) -> Result<MediaType, PartError> {
+/// The media type a path's extension gives, from the fixed table.
+pub(crate) fn media_type_of(path: &Path) -> Result<MediaType, PartError> {
     let Some(file_name) = path.file_name() else {
-        return Err(PartError::MissingExtension {
-            path: shown.to_owned(),
-        });
+        return Err(PartError::MissingExtension { path: shown(path) });
     };
     let Some(file_name) = file_name.to_str() else {
-        return Err(PartError::NonUtf8FileName {
-            path: shown.to_owned(),
-        });
+        return Err(PartError::NonUtf8FileName { path: shown(path) });
     };
     let extension = match Path::new(file_name).extension().and_then(|e| e.to_str()) {
         Some(ext) if !ext.is_empty() => ext,
         _ => {
-            return Err(PartError::MissingExtension {
-                path: shown.to_owned(),
-            });
+            return Err(PartError::MissingExtension { path: shown(path) });
         }
     };
     MediaType::from_extension(extension).ok_or_else(|| PartError::UnknownExtension {
-        path: shown.to_owned(),
-        extension: extension.to_owned(),
+        path: shown(path),
+        extension: shorten(extension),
     })
 }
 
-/// `Some((mime, bytes))` for a `data:` URL, `None` for any other URL.
-fn parse_data_url(url: &str) -> Result<Option<(String, Bytes)>, PartError> {
+/// The kind and checked, normalised mime type of a part built with an
+/// explicit mime type.
+pub(crate) fn new_media_type(mime_type: &str) -> Result<(PartKind, String), PartError> {
+    let kind = PartKind::for_mime_type(mime_type);
+    if mime_type.is_empty() {
+        return Err(PartError::MissingMimeType { kind });
+    }
+    Ok((kind, check_mime_type(mime_type)?))
+}
+
+/// `Some((mime, bytes))` for a `data:` URL, `None` for any other URL. The
+/// size of the data is checked against `limit` from the length of its
+/// base64, before any of it is decoded.
+fn parse_data_url(url: &str, limit: PartLimit) -> Result<Option<(String, Bytes)>, PartError> {
     let Some(scheme) = url.get(..5) else {
         return Ok(None);
     };
@@ -765,6 +593,10 @@ fn parse_data_url(url: &str) -> Result<Option<(String, Bytes)>, PartError> {
     if mime.is_empty() {
         return Err(malformed("it has no mime type"));
     }
+    limit.check(
+        Drained::Encoded("the data: URL's data"),
+        decoded_len(payload),
+    )?;
     let bytes = decode_base64("the data: URL", payload)?;
     Ok(Some((mime.to_owned(), bytes)))
 }

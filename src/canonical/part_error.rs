@@ -5,7 +5,9 @@ use std::io;
 /// Why a [`ContentPart`](super::ContentPart) could not be built, from a path,
 /// bytes, a reader, a URL or JSON.
 ///
-/// Every message names the offending value.
+/// Every message names the offending value; a value longer than 64
+/// characters is cut there and ends in `…`, so hostile input cannot make a
+/// message of megabytes.
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, PartError};
@@ -24,9 +26,9 @@ pub enum PartError {
         "unknown media extension `{extension}` in `{path}`: pass the bytes with an explicit mime type instead"
     )]
     UnknownExtension {
-        /// The path as given.
+        /// The path as given (long values are cut).
         path: String,
-        /// The extension, as written.
+        /// The extension, as written (long values are cut).
         extension: String,
     },
     /// The path has no extension at all.
@@ -34,7 +36,7 @@ pub enum PartError {
         "`{path}` has no extension, so its media type is unknown: pass the bytes with an explicit mime type instead"
     )]
     MissingExtension {
-        /// The path as given.
+        /// The path as given (long values are cut).
         path: String,
     },
     /// The path's file name is not valid UTF-8.
@@ -46,7 +48,7 @@ pub enum PartError {
     /// The path could not be read (or its metadata could not be).
     #[error("cannot read `{path}`: {source}")]
     Read {
-        /// The path as given.
+        /// The path as given (long values are cut).
         path: String,
         /// The I/O error.
         #[source]
@@ -55,13 +57,13 @@ pub enum PartError {
     /// The path names a directory or another non-file.
     #[error("`{path}` is not a regular file")]
     NotAFile {
-        /// The path as given.
+        /// The path as given (long values are cut).
         path: String,
     },
     /// A file that is neither media nor UTF-8 text (from [`read`](super::read)).
     #[error("`{path}` is not valid UTF-8 text and its extension is not a known media type")]
     NotText {
-        /// The path as given.
+        /// The path as given (long values are cut).
         path: String,
     },
     /// A reader failed while it was drained.
@@ -76,13 +78,24 @@ pub enum PartError {
     /// The content is larger than the part size limit.
     #[error("{what} is {bytes} bytes, over the part size limit of {limit} bytes")]
     TooLarge {
-        /// What was too large: a path in backticks, "the data" or "the
-        /// reader's data".
+        /// What was too large: a path in backticks, "the data", "the
+        /// reader's data", "the part's `data`" or "the data: URL's data".
         what: String,
         /// Its size, or the size read so far when it went over.
         bytes: u64,
         /// The limit in force.
         limit: u64,
+    },
+    /// The memory to hold a part's bytes could not be allocated.
+    #[error("cannot allocate {bytes} bytes to hold {what}")]
+    OutOfMemory {
+        /// What was being read: a path in backticks or "the reader's data".
+        what: String,
+        /// The size of the buffer that could not be allocated.
+        bytes: u64,
+        /// The allocator's refusal.
+        #[source]
+        source: std::collections::TryReserveError,
     },
     /// A non-text part has no mime type, or an empty one.
     #[error("{} {kind} part needs a mime type", article(*.kind))]
@@ -93,7 +106,7 @@ pub enum PartError {
     /// A mime type that is not `type/subtype`.
     #[error("invalid mime type `{mime_type}`: expected `type/subtype`")]
     InvalidMimeType {
-        /// The mime type as given.
+        /// The mime type as given (long values are cut).
         mime_type: String,
     },
     /// An explicit mime type that disagrees with the one a `data:` URL carries.
@@ -101,9 +114,9 @@ pub enum PartError {
         "mime type `{mime_type}` does not match the data: URL's mime type `{data_url_mime_type}`"
     )]
     MimeTypeMismatch {
-        /// The mime type as given.
+        /// The mime type as given (long values are cut).
         mime_type: String,
-        /// The mime type inside the `data:` URL.
+        /// The mime type inside the `data:` URL (long values are cut).
         data_url_mime_type: String,
     },
     /// A URL other than `data:` given without a mime type.
@@ -136,7 +149,7 @@ pub enum PartError {
     /// A `type` that is not one of `text`, `image`, `file`, `audio`.
     #[error("unknown part type `{type_name}`: expected one of `text`, `image`, `file`, `audio`")]
     UnknownType {
-        /// The type as given.
+        /// The type as given (long values are cut).
         type_name: String,
     },
     /// A `data:` URL that could not be parsed.
@@ -209,12 +222,13 @@ fn article(kind: super::PartKind) -> &'static str {
     }
 }
 
-/// Cuts a URL for an error message so a multi-megabyte data: URL does not
-/// become a multi-megabyte message.
-pub(crate) fn shorten(url: &str) -> String {
+/// Cuts a value echoed into an error message (a URL, a path, a mime type,
+/// a type name) to its first 64 characters, so a multi-megabyte value does
+/// not become a multi-megabyte message.
+pub(crate) fn shorten(value: &str) -> String {
     const KEEP: usize = 64;
-    match url.char_indices().nth(KEEP) {
-        Some((at, _)) => format!("{}…", url.get(..at).unwrap_or_default()),
-        None => url.to_owned(),
+    match value.char_indices().nth(KEEP) {
+        Some((at, _)) => format!("{}…", value.get(..at).unwrap_or_default()),
+        None => value.to_owned(),
     }
 }

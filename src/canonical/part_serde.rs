@@ -7,24 +7,14 @@
 
 use std::fmt;
 
-use base64::display::Base64Display;
-use base64::engine::general_purpose::STANDARD;
 use serde::de::{self, MapAccess, Visitor};
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::part::{Body, PartFields, decode_base64};
-use super::{ContentPart, MediaSource, PartKind};
-
-/// Inline bytes, written as base64 through `collect_str`: serde_json escapes
-/// and writes each encoded chunk directly, so no base64 copy is ever held.
-struct Base64Data<'a>(&'a [u8]);
-
-impl Serialize for Base64Data<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&Base64Display::new(self.0, &STANDARD))
-    }
-}
+use super::base64_data::{Base64, decode_base64, decoded_len};
+use super::drain::Drained;
+use super::part::{Body, PartFields};
+use super::{ContentPart, MediaSource, PartKind, PartLimit};
 
 impl Serialize for ContentPart {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -46,7 +36,7 @@ impl Serialize for ContentPart {
             Body::Media { mime_type, source } => {
                 s.serialize_field("mimeType", mime_type)?;
                 match source {
-                    MediaSource::Data(bytes) => s.serialize_field("data", &Base64Data(bytes))?,
+                    MediaSource::Data(bytes) => s.serialize_field("data", &Base64(bytes))?,
                     MediaSource::Url(url) => s.serialize_field("url", url)?,
                 }
             }
@@ -59,21 +49,42 @@ impl Serialize for ContentPart {
     }
 }
 
-/// The base64 `data` value, decoded as it is read (borrowed when it can be).
+/// The base64 `data` value, decoded as it is read.
+///
+/// From a `&str` or `&[u8]` (`serde_json::from_str`, `from_slice`) and from a
+/// `&Value`, serde_json lends the string itself (`visit_borrowed_str`): a
+/// base64 string never holds an escape, so it is decoded straight from the
+/// input, with no copy. A reader cannot lend its bytes, so serde_json copies
+/// each string into its scratch buffer first and lends that (`visit_str`);
+/// an owned `Value` hands over its `String` (`visit_string`). Either way the
+/// size limit is checked from the length of the base64 before any of it is
+/// decoded.
 struct DataField(bytes::Bytes);
+
+impl DataField {
+    fn decode<E: de::Error>(text: &str) -> Result<Self, E> {
+        PartLimit::for_parsing()
+            .check(Drained::Encoded("the part's `data`"), decoded_len(text))
+            .map_err(E::custom)?;
+        decode_base64("`data`", text)
+            .map(DataField)
+            .map_err(E::custom)
+    }
+}
 
 impl<'de> Deserialize<'de> for DataField {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         struct DataVisitor;
-        impl Visitor<'_> for DataVisitor {
+        impl<'de> Visitor<'de> for DataVisitor {
             type Value = DataField;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a standard padded base64 string")
             }
+            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<DataField, E> {
+                DataField::decode(text)
+            }
             fn visit_str<E: de::Error>(self, text: &str) -> Result<DataField, E> {
-                decode_base64("`data`", text)
-                    .map(DataField)
-                    .map_err(E::custom)
+                DataField::decode(text)
             }
         }
         deserializer.deserialize_str(DataVisitor)

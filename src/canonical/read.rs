@@ -3,9 +3,11 @@
 
 use std::path::Path;
 
+use super::drain::{read_file, shown};
 use super::{MediaType, PartError, PartLimit, ToolResult};
 
-/// Reads a file into a result, with the default part size limit.
+/// Reads a file into a result, with the default part size limit (for
+/// another, [`PartLimit::read`]).
 ///
 /// A media file (see [`MediaType`]) becomes the output
 /// `<path> (<mime>, <n> bytes)` plus one part carrying the bytes; any other
@@ -27,13 +29,11 @@ use super::{MediaType, PartError, PartLimit, ToolResult};
 /// ```
 #[must_use]
 pub fn read(path: impl AsRef<Path>) -> ToolResult {
-    read_with_limit(path, PartLimit::default())
+    read_under(path.as_ref(), PartLimit::default())
 }
 
-/// [`read`] with another size limit, applied to text and media alike.
-#[must_use]
-pub fn read_with_limit(path: impl AsRef<Path>, limit: PartLimit) -> ToolResult {
-    let path = path.as_ref();
+/// The built-in read under `limit`; see [`PartLimit::read`].
+pub(crate) fn read_under(path: &Path, limit: PartLimit) -> ToolResult {
     let shown = path.display().to_string();
     if MediaType::from_path(path).is_some() {
         return match limit.part_from_path(path) {
@@ -48,19 +48,17 @@ pub fn read_with_limit(path: impl AsRef<Path>, limit: PartLimit) -> ToolResult {
             Err(err) => read_error(&err),
         };
     }
-    match read_text(path, &shown, limit) {
+    match read_text(path, limit) {
         Ok(text) => ToolResult::ok(text),
         Err(err) => read_error(&err),
     }
 }
 
-fn read_text(path: &Path, shown: &str, limit: PartLimit) -> Result<String, PartError> {
-    // Reuse the part reader's checks (metadata first, size limit, not a
-    // directory) by reading the text through the same path as a file part.
-    let bytes = limit.read_file(path, shown)?;
-    String::from_utf8(bytes.into()).map_err(|_| PartError::NotText {
-        path: shown.to_owned(),
-    })
+fn read_text(path: &Path, limit: PartLimit) -> Result<String, PartError> {
+    // The same checks as a file part: the opened file must be a regular
+    // file, refused from its size when over the limit.
+    let bytes = read_file(limit, path)?;
+    String::from_utf8(bytes.into()).map_err(|_| PartError::NotText { path: shown(path) })
 }
 
 fn read_error(err: &PartError) -> ToolResult {

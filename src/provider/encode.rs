@@ -7,23 +7,8 @@ use base64::display::Base64Display;
 use base64::engine::general_purpose::STANDARD;
 use serde::{Serialize, Serializer};
 
+pub(crate) use crate::canonical::Base64;
 use crate::canonical::{ContentPart, MediaSource};
-
-/// Inline bytes written as standard padded base64 through `collect_str`.
-#[derive(Clone, Copy)]
-pub(crate) struct Base64<'a>(pub(crate) &'a [u8]);
-
-impl Serialize for Base64<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&Base64Display::new(self.0, &STANDARD))
-    }
-}
-
-impl fmt::Debug for Base64<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Base64({} bytes)", self.0.len())
-    }
-}
 
 /// `data:<mime>;base64,<payload>`, written through `collect_str`.
 #[derive(Clone, Copy)]

@@ -5,9 +5,7 @@ use std::io::ErrorKind;
 use std::sync::Arc;
 
 use super::Cancelled;
-
-/// The most errors of one source chain that classification looks at.
-pub const MAX_CHAIN_DEPTH: usize = 64;
+use crate::chain;
 
 /// Whether a failure is worth another attempt, as
 /// [`RetryPolicy::classification`](super::RetryPolicy::classification) tells.
@@ -36,9 +34,9 @@ pub const MAX_CHAIN_DEPTH: usize = 64;
 /// The chain is the one `anyhow::Error::chain()` yields (each error, then its
 /// `source()`), with one addition: a custom `std::io::Error` (one made with
 /// `io::Error::new` or `io::Error::other`) is followed by the error it wraps,
-/// which its own `source()` skips. The walk stops after
-/// [`MAX_CHAIN_DEPTH`] errors. Only types and kinds are read, never an
-/// error's text.
+/// which its own `source()` skips. The whole chain is walked, however deep;
+/// an error that comes round again (a chain that cycles back on itself)
+/// ends the walk. Only types and kinds are read, never an error's text.
 ///
 /// ```
 /// use toolresult::retry::{Classification, RetryPolicy};
@@ -97,7 +95,7 @@ pub(crate) fn classify_io_kind(kind: ErrorKind) -> Option<Classification> {
 /// Whether a [`Cancelled`] is anywhere in `error`'s source chain.
 #[must_use]
 pub(crate) fn is_cancelled(error: &(dyn StdError + 'static)) -> bool {
-    chain(error).any(|e| e.is::<Cancelled>())
+    chain::walk(error).any(|e| e.is::<Cancelled>())
 }
 
 /// A user classifier, type-erased: it downcasts and answers, or passes.
@@ -121,7 +119,7 @@ pub(crate) fn classify_chain(
     error: &(dyn StdError + 'static),
     classifiers: &[ErasedClassifier],
 ) -> Classification {
-    for link in chain(error) {
+    for link in chain::walk(error) {
         if let Some(found) = classifiers.iter().find_map(|classify| classify(link)) {
             return found;
         }
@@ -132,42 +130,4 @@ pub(crate) fn classify_chain(
         }
     }
     Classification::Unknown
-}
-
-/// The errors of a chain, outermost first, including the error a custom
-/// `io::Error` wraps.
-fn chain<'a>(error: &'a (dyn StdError + 'static)) -> Chain<'a> {
-    Chain {
-        next: Some(error),
-        wrapped: None,
-        seen: 0,
-    }
-}
-
-struct Chain<'a> {
-    next: Option<&'a (dyn StdError + 'static)>,
-    wrapped: Option<&'a (dyn StdError + 'static)>,
-    seen: usize,
-}
-
-impl<'a> Iterator for Chain<'a> {
-    type Item = &'a (dyn StdError + 'static);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.seen >= MAX_CHAIN_DEPTH {
-            return None;
-        }
-        self.seen += 1;
-        if let Some(wrapped) = self.wrapped.take() {
-            return Some(wrapped);
-        }
-        let current = self.next.take()?;
-        self.next = current.source();
-        if let Some(io) = current.downcast_ref::<std::io::Error>() {
-            self.wrapped = io
-                .get_ref()
-                .map(|inner| -> &(dyn StdError + 'static) { inner });
-        }
-        Some(current)
-    }
 }

@@ -13,7 +13,12 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///
 /// It is the Rust-side source of the error result a bad call lowers into;
 /// its own source is the `serde_json::Error`. The model is shown the same
-/// words ([`InvalidArguments::message`]), which only echo what the model sent.
+/// words ([`InvalidArguments::message`]): serde's own words echo only what
+/// the model sent, but the text of an error raised by the `Args` type's own
+/// `Deserialize` (a hand-written impl, a `deserialize_with` or `try_from`
+/// validator, `serde::de::Error::custom`) is shown as it was written. That
+/// text is part of the model channel: keep secrets and internal details out
+/// of it.
 ///
 /// ```
 /// use toolresult::tool::{self, InvalidArguments, Tool};

@@ -80,15 +80,14 @@ impl ToolPanicked {
     /// unwind into the caller.
     pub(crate) fn caught(tool: &str, payload: Box<dyn Any + Send>) -> Lowered {
         let lowered = Self::new(tool, payload.as_ref()).lower();
-        let _ = catch_unwind(AssertUnwindSafe(move || drop(payload)));
+        drop_quietly(payload);
         lowered
     }
 }
 
 /// Runs `body`, lowering a panic into the [`ToolPanicked`] result.
 pub(crate) fn catch_blocking(tool: &str, body: impl FnOnce() -> Lowered) -> Lowered {
-    catch_unwind(AssertUnwindSafe(body))
-        .unwrap_or_else(|payload| ToolPanicked::caught(tool, payload))
+    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| ToolPanicked::caught(tool, payload))
 }
 
 /// `inner`, with a panic in any of its polls lowered into the
@@ -98,6 +97,15 @@ where
     F: Future<Output = Lowered> + Unpin,
 {
     CatchPanic::new(tool, inner)
+}
+
+/// Drops `value`, catching a panic of its destructor. The payload of that
+/// second panic is leaked rather than dropped: its destructor could panic
+/// in turn, and nothing may unwind out of a tool call.
+fn drop_quietly<T>(value: T) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
+        std::mem::forget(payload);
+    }
 }
 
 /// A future that lowers a panic in any poll of its inner future into the
@@ -130,11 +138,11 @@ impl<F: Future<Output = Lowered> + Unpin> Future for CatchPanic<'_, F> {
         match catch_unwind(AssertUnwindSafe(|| Pin::new(inner).poll(cx))) {
             Ok(Poll::Pending) => Poll::Pending,
             Ok(Poll::Ready(lowered)) => {
-                this.inner = None;
+                drop_quietly(this.inner.take());
                 Poll::Ready(lowered)
             }
             Err(payload) => {
-                this.inner = None;
+                drop_quietly(this.inner.take());
                 Poll::Ready(ToolPanicked::caught(this.tool, payload))
             }
         }

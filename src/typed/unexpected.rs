@@ -39,15 +39,9 @@ pub struct UnexpectedError {
 impl UnexpectedError {
     /// What is known of a type-erased error, with its type name given.
     pub(crate) fn describe(type_name: &'static str, error: &(dyn StdError + 'static)) -> Self {
-        let mut io_kind = None;
-        let mut next = Some(error);
-        while let Some(err) = next {
-            if let Some(io) = err.downcast_ref::<std::io::Error>() {
-                io_kind = Some(io.kind());
-                break;
-            }
-            next = err.source();
-        }
+        let io_kind = crate::chain::walk(error)
+            .find_map(|err| err.downcast_ref::<std::io::Error>())
+            .map(std::io::Error::kind);
         Self { type_name, io_kind }
     }
 

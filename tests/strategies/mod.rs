@@ -63,6 +63,17 @@ pub fn essence(mime_type: &str) -> &str {
     mime_type.split(';').next().unwrap_or_default()
 }
 
+/// How a part writes a mime type: `type/subtype` in ASCII lower case,
+/// parameters as given (`Text/Plain;Charset=X` is `text/plain;Charset=X`).
+pub fn written(mime_type: &str) -> String {
+    let essence = essence(mime_type);
+    format!(
+        "{}{}",
+        essence.to_ascii_lowercase(),
+        &mime_type[essence.len()..]
+    )
+}
+
 pub fn bytes() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![
         4 => prop::collection::vec(any::<u8>(), 0..300),

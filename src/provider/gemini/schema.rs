@@ -1,11 +1,24 @@
 //! A JSON Schema (draft 2020-12) converted into the OpenAPI 3.0 subset that
 //! Gemini function declarations accept. The rules are listed on
 //! [`declaration::gemini`](super::gemini).
+//!
+//! Gemini's subset has no `$ref`, so references are inlined, and inlining
+//! grows as references^depth: a type with 13 references to itself would be
+//! megabytes four levels down. Two bounds keep every declaration small and
+//! quick to build: a `$ref` is inlined at most [`MAX_REF_DEPTH`] levels
+//! deep, and at most [`MAX_INLINED_REFS`] times in one declaration; past
+//! either, it becomes a bare `{"type":"object"}`.
+
+use std::cell::Cell;
 
 use serde_json::{Map, Value, json};
 
 /// How many `$ref`s deep a recursive type is inlined before it is cut off.
 const MAX_REF_DEPTH: usize = 4;
+
+/// How many `$ref`s one declaration inlines in all, in the order they are
+/// met; further ones are cut off.
+const MAX_INLINED_REFS: usize = 128;
 
 /// Keywords Gemini accepts that are copied as they are.
 const KEPT: &[&str] = &[
@@ -32,17 +45,17 @@ pub(crate) fn to_gemini(schema: &Value) -> Value {
         .get("$defs")
         .and_then(Value::as_object)
         .unwrap_or(&empty);
-    convert(schema, defs, 0)
+    convert(schema, defs, 0, &Cell::new(MAX_INLINED_REFS))
 }
 
-fn convert(schema: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
+fn convert(schema: &Value, defs: &Map<String, Value>, depth: usize, budget: &Cell<usize>) -> Value {
     let Value::Object(map) = schema else {
         // `true` (anything) has no Gemini spelling but an empty schema;
         // `false` cannot be said at all.
         return Value::Object(Map::new());
     };
     if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
-        return resolve(reference, map, defs, depth);
+        return resolve(reference, map, defs, depth, budget);
     }
 
     let mut out = Map::new();
@@ -57,16 +70,16 @@ fn convert(schema: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
     if let Some(Value::Object(properties)) = map.get("properties") {
         let converted: Map<String, Value> = properties
             .iter()
-            .map(|(name, property)| (name.clone(), convert(property, defs, depth)))
+            .map(|(name, property)| (name.clone(), convert(property, defs, depth, budget)))
             .collect();
         out.insert("properties".to_owned(), Value::Object(converted));
     }
     if let Some(items) = map.get("items").filter(|items| items.is_object()) {
-        out.insert("items".to_owned(), convert(items, defs, depth));
+        out.insert("items".to_owned(), convert(items, defs, depth, budget));
     } else if let Some(Value::Array(prefix)) = map.get("prefixItems") {
         let mut kinds: Vec<Value> = Vec::new();
         for item in prefix {
-            let item = convert(item, defs, depth);
+            let item = convert(item, defs, depth, budget);
             if !kinds.contains(&item) {
                 kinds.push(item);
             }
@@ -89,7 +102,7 @@ fn convert(schema: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
     }
     keep_string_enums(&mut out);
 
-    nullable |= convert_branches(map, defs, depth, &mut out);
+    nullable |= convert_branches(map, defs, depth, budget, &mut out);
     infer_type(&mut out);
     keep_meaningful_format(map, &mut out);
     if nullable {
@@ -98,18 +111,23 @@ fn convert(schema: &Value, defs: &Map<String, Value>, depth: usize) -> Value {
     Value::Object(out)
 }
 
-/// A `$ref` into `$defs`, inlined; a description beside the `$ref` wins.
+/// A `$ref` into `$defs`, inlined while the depth and the budget allow;
+/// a description beside the `$ref` wins.
 fn resolve(
     reference: &str,
     map: &Map<String, Value>,
     defs: &Map<String, Value>,
     depth: usize,
+    budget: &Cell<usize>,
 ) -> Value {
     let target = reference
         .strip_prefix("#/$defs/")
         .and_then(|name| defs.get(name));
     let mut resolved = match target {
-        Some(target) if depth < MAX_REF_DEPTH => convert(target, defs, depth + 1),
+        Some(target) if depth < MAX_REF_DEPTH && budget.get() > 0 => {
+            budget.set(budget.get() - 1);
+            convert(target, defs, depth + 1, budget)
+        }
         _ => json!({"type": "object"}),
     };
     if let (Some(description), Value::Object(out)) = (map.get("description"), &mut resolved) {
@@ -153,6 +171,7 @@ fn convert_branches(
     map: &Map<String, Value>,
     defs: &Map<String, Value>,
     depth: usize,
+    budget: &Cell<usize>,
     out: &mut Map<String, Value>,
 ) -> bool {
     let Some(branches) = map
@@ -168,7 +187,7 @@ fn convert_branches(
         if branch.get("type").and_then(Value::as_str) == Some("null") {
             nullable = true;
         } else {
-            kept.push(convert(branch, defs, depth));
+            kept.push(convert(branch, defs, depth, budget));
         }
     }
     match <[Value; 1]>::try_from(kept) {
