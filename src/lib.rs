@@ -80,10 +80,42 @@
 //! assert!(!policy.decide(ToolSafety::Additive, &lowered, 1).is_retry());
 //! ```
 //!
-//! # 4. The provider's message
+//! # 4. A turn: the toolbox
 //!
-//! [`provider`] declares tools and renders results for OpenAI (Chat
-//! Completions and Responses), Anthropic, Gemini and MCP. MCP's
+//! [`toolbox::Toolbox`] is the one path from a provider's turn of calls to
+//! its next message: tools by name, calls run concurrently on tokio under
+//! their timeouts, retried by the policy and the tool's safety, panics
+//! caught, every call answered exactly once, in call order, under its id.
+//!
+//! ```
+//! use toolresult::provider::{openai_chat, PartPolicy};
+//! use toolresult::tool;
+//! use toolresult::toolbox::Toolbox;
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Add { a: i64, b: i64 }
+//!
+//! # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+//! let mut toolbox = Toolbox::new();
+//! toolbox.register(tool::function("add", "Add two integers", |x: Add| (x.a + x.b).to_string())?)?;
+//!
+//! let message = r#"{"role":"assistant","content":null,"tool_calls":[
+//!     {"id":"call_1","type":"function","function":{"name":"add","arguments":"{\"a\":2,\"b\":40}"}}]}"#;
+//! let outcomes = toolbox.run(openai_chat::read_calls(message)?).await;
+//! assert_eq!(
+//!     serde_json::to_string(&openai_chat::reply(&outcomes, PartPolicy::Strict)?)?,
+//!     r#"[{"role":"tool","tool_call_id":"call_1","content":"42"}]"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! # })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # 5. The provider's message
+//!
+//! [`provider`] reads each provider's calls, declares tools and renders
+//! results for OpenAI (Chat Completions and Responses), Anthropic, Gemini and
+//! MCP, a block at a time or a whole turn (`reply`). MCP's
 //! `structuredContent` is decided once, at lowering
 //! ([`Lowered::structured_content`]).
 //!
@@ -105,7 +137,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # 5. The canonical result: text, parts, suspension
+//! # 6. The canonical result: text, parts, suspension
 //!
 //! [`canonical::ToolResult`] is `{output, isError, parts?, metadata?}`,
 //! byte for byte the shared contract. [`canonical::ContentPart`] carries an

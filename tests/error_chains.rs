@@ -15,7 +15,8 @@ use std::time::Duration;
 
 use chains::{End, Step};
 use proptest::prelude::*;
-use toolresult::retry::{Decision, RetryPolicy, StopReason, ToolSafety};
+use toolresult::retry::{Decision, RetryPolicy, StopReason};
+use toolresult::tool::ToolSafety;
 use toolresult::{Failure, IntoToolResult, ToolResult};
 
 const DEADLINE: Duration = Duration::from_secs(30);
@@ -62,6 +63,15 @@ fn chain() -> impl Strategy<Value = (Vec<Step>, End)> {
         })
 }
 
+/// The model-facing name of [`chains::Head`]: its name without its module
+/// path.
+const HEAD: &str = "Head";
+
+/// A body that fails with `head` through `?`, as a tool's would.
+fn fails_with(head: chains::Head) -> Result<u8, Failure> {
+    Err(head)?
+}
+
 /// The default unexpected-error output for an error of `type_name` whose
 /// chain holds an I/O error of `kind` first.
 fn expected_output(type_name: &str, kind: Option<ErrorKind>) -> String {
@@ -80,19 +90,21 @@ proptest! {
     #[test]
     fn any_chain_lowers((steps, end) in chain()) {
         let kind = chains::first_io_kind(&steps, end);
-        let head_name = std::any::type_name::<chains::Head>();
-        let (direct, via_anyhow) = bounded::within(DEADLINE, move || {
+        let (direct, unexpected, via_anyhow) = bounded::within(DEADLINE, move || {
             let head = chains::build(&steps, end);
-            let direct = Err::<u8, _>(head).lower().result.output;
-            let via_anyhow = ToolResult::<u8>::failure(Failure::unexpected_anyhow(
-                anyhow::Error::new(head),
-            ))
-            .lower()
-            .result
-            .output;
-            (direct, via_anyhow)
+            let direct = fails_with(head).lower().result.output;
+            let unexpected = ToolResult::<u8>::fail(Failure::unexpected(head))
+                .lower()
+                .result
+                .output;
+            let via_anyhow = ToolResult::<u8>::fail(Failure::unexpected(anyhow::Error::new(head)))
+                .lower()
+                .result
+                .output;
+            (direct, unexpected, via_anyhow)
         });
-        prop_assert_eq!(direct, expected_output(head_name, kind));
+        prop_assert_eq!(direct, expected_output(HEAD, kind));
+        prop_assert_eq!(unexpected, expected_output(HEAD, kind));
         prop_assert_eq!(via_anyhow, expected_output("anyhow::Error", kind));
     }
 
@@ -103,12 +115,14 @@ proptest! {
     fn any_chain_is_decided((steps, end) in chain()) {
         let classified = chains::expected_transient(&steps, end);
         let (hinted, unhinted) = bounded::within(DEADLINE, move || {
-            let policy = RetryPolicy::new()
-                .safety(ToolSafety::idempotent())
-                .max_attempts(3);
+            let policy = RetryPolicy::new().max_attempts(3);
             let head = chains::build(&steps, end);
-            let hinted = policy.decide(&Failure::unexpected(head).transient(), 1);
-            let unhinted = policy.decide(&Failure::unexpected(head), 1);
+            let hinted = policy.decide(
+                ToolSafety::Idempotent,
+                &Failure::unexpected(head).transient(),
+                1,
+            );
+            let unhinted = policy.decide(ToolSafety::Idempotent, &Failure::unexpected(head), 1);
             (hinted, unhinted)
         });
         if end == End::Cancelled {
@@ -129,9 +143,11 @@ proptest! {
 fn a_cancellation_10_000_errors_deep_stops() {
     let decision = bounded::within(DEADLINE, || {
         let head = chains::build(&[Step::Plain; 10_000], End::Cancelled);
-        RetryPolicy::new()
-            .safety(ToolSafety::idempotent())
-            .decide(&Failure::unexpected(head).transient(), 1)
+        RetryPolicy::new().decide(
+            ToolSafety::Idempotent,
+            &Failure::unexpected(head).transient(),
+            1,
+        )
     });
     assert_eq!(decision, Decision::Stop(StopReason::Cancelled));
 }
@@ -140,13 +156,7 @@ fn a_cancellation_10_000_errors_deep_stops() {
 fn an_io_kind_10_000_errors_deep_is_found() {
     let output = bounded::within(DEADLINE, || {
         let head = chains::build(&[Step::Plain; 10_000], End::Io(ErrorKind::NotFound));
-        Err::<u8, _>(head).lower().result.output
+        fails_with(head).lower().result.output
     });
-    assert_eq!(
-        output,
-        expected_output(
-            std::any::type_name::<chains::Head>(),
-            Some(ErrorKind::NotFound)
-        )
-    );
+    assert_eq!(output, expected_output(HEAD, Some(ErrorKind::NotFound)));
 }

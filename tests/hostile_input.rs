@@ -17,9 +17,9 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use toolresult::canonical::{self, ContentPart, PartLimit};
-use toolresult::retry::{Cancelled, Decision, RetryPolicy, StopReason, ToolSafety};
-use toolresult::tool::{self, Tool};
-use toolresult::{Failure, IntoToolResult};
+use toolresult::retry::{Cancelled, Classification, Decision, RetryPolicy, StopReason};
+use toolresult::tool::{self, Tool, ToolSafety};
+use toolresult::{Failure, IntoToolResult, ToolResult};
 
 const DEADLINE: Duration = Duration::from_secs(20);
 
@@ -42,6 +42,11 @@ impl Error for Ouroboros {
 #[derive(Deserialize, JsonSchema)]
 struct NoArgs {}
 
+/// The model-facing names of this file's error types: their names without
+/// the module path.
+const OUROBOROS: &str = "Ouroboros";
+const HEAD: &str = "Head";
+
 fn unexpected(type_name: &str) -> String {
     format!(r#"{{"error":{{"message":"the tool failed with an unexpected error ({type_name})"}}}}"#)
 }
@@ -52,50 +57,45 @@ fn unexpected(type_name: &str) -> String {
 
 #[test]
 fn a_self_cycle_lowers_by_every_route() {
-    let name = std::any::type_name::<Ouroboros>();
     let outputs = bounded::within(DEADLINE, || {
         let failure = Failure::unexpected(Ouroboros);
-        let direct = toolresult::ToolResult::<(), _>::failure(failure)
+        let direct = ToolResult::<()>::fail(failure).lower().result.output;
+        let anyhow = ToolResult::<()>::fail(Failure::unexpected(anyhow::Error::new(Ouroboros)))
             .lower()
             .result
             .output;
-        let anyhow = toolresult::ToolResult::<(), _>::failure(Failure::unexpected_anyhow(
-            anyhow::Error::new(Ouroboros),
-        ))
-        .lower()
-        .result
-        .output;
-        let result: Result<u8, Ouroboros> = Err(Ouroboros);
-        let via_result = result.lower().result.output;
+        // A `Result<T, SomeStdError>` lowers through `?` into a `Failure`.
+        let result = || -> Result<u8, Failure> { Err(Ouroboros)? };
+        let via_result = result().lower().result.output;
         let body = tool::function("snake", "Fails", |_: NoArgs| -> Result<u8, Failure> {
             Err(Ouroboros)?
-        });
+        })
+        .expect("a valid tool name");
         let via_tool = body.call_blocking(json!({})).unwrap().result.output;
         [direct, anyhow, via_result, via_tool]
     });
     let [direct, anyhow, via_result, via_tool] = outputs;
-    assert_eq!(direct, unexpected(name));
+    assert_eq!(direct, unexpected(OUROBOROS));
     assert_eq!(anyhow, unexpected("anyhow::Error"));
-    assert_eq!(via_result, unexpected(name));
-    assert_eq!(via_tool, unexpected(name));
+    assert_eq!(via_result, unexpected(OUROBOROS));
+    assert_eq!(via_tool, unexpected(OUROBOROS));
 }
 
 #[test]
 fn a_longer_cycle_lowers_and_keeps_its_io_kind() {
-    let head_name = std::any::type_name::<chains::Head>();
     let outputs = bounded::within(DEADLINE, move || {
         // head → plain → plain → plain → back to the first plain.
         let plain = chains::build(&[Step::Plain; 3], End::BackTo(0));
         // head → plain → io(TimedOut) → plain → back to the first plain.
         let steps = [Step::Plain, Step::Io(ErrorKind::TimedOut), Step::Plain];
         let with_io = chains::build(&steps, End::BackTo(0));
-        [plain, with_io].map(|head| Err::<u8, _>(head).lower().result.output)
+        [plain, with_io].map(|head| {
+            let result = || -> Result<u8, Failure> { Err(head)? };
+            result().lower().result.output
+        })
     });
-    assert_eq!(outputs[0], unexpected(head_name));
-    assert_eq!(
-        outputs[1],
-        unexpected(&format!("{head_name}, kind TimedOut"))
-    );
+    assert_eq!(outputs[0], unexpected(HEAD));
+    assert_eq!(outputs[1], unexpected(&format!("{HEAD}, kind TimedOut")));
 }
 
 // ---------------------------------------------------------------------------
@@ -115,14 +115,16 @@ impl Drop for Grenade {
 fn a_payload_that_panics_when_dropped_stays_in_the_call() {
     let sync = tool::function("grenade", "Panics", |_: NoArgs| -> Result<u8, Failure> {
         std::panic::panic_any(Grenade)
-    });
+    })
+    .expect("a valid tool name");
     let asynchronous = tool::async_function("grenade_async", "Panics", |_: NoArgs| async {
         if true {
             std::panic::panic_any(Grenade);
         }
         Ok::<u8, Failure>(0)
-    });
-    let expected = unexpected("toolresult::tool::ToolPanicked");
+    })
+    .expect("a valid tool name");
+    let expected = unexpected("ToolPanicked");
 
     let blocking = catch_unwind(AssertUnwindSafe(|| sync.call_blocking(json!({}))))
         .expect("no panic escapes call_blocking")
@@ -223,23 +225,33 @@ fn flip_and_read() {
 
 #[test]
 fn a_cancellation_under_many_contexts_is_never_retried() {
-    let policy = RetryPolicy::new()
-        .safety(ToolSafety::idempotent())
-        .max_attempts(5);
+    let policy = RetryPolicy::new().max_attempts(5);
     for contexts in [63, 64, 65, 100, 10_000] {
         let mut error = anyhow::Error::new(Cancelled);
         for i in 0..contexts {
             error = error.context(format!("context {i}"));
         }
-        let failure = Failure::unexpected_anyhow(error).transient();
+        let failure = Failure::unexpected(error).transient();
         assert_eq!(
-            policy.decide(&failure, 1),
+            policy.decide(ToolSafety::Idempotent, &failure, 1),
             Decision::Stop(StopReason::Cancelled),
             "Cancelled under {contexts} contexts"
         );
-        assert!(toolresult::retry::is_cancelled(
-            failure.source().unwrap().as_ref()
-        ));
+        // Cancelled is found in the chain: it classifies as permanent
+        // although the failure is marked transient.
+        assert_eq!(
+            policy.classification(&failure),
+            Classification::Permanent,
+            "Cancelled under {contexts} contexts"
+        );
+        assert!(
+            failure
+                .diagnostics()
+                .source()
+                .unwrap()
+                .root_cause()
+                .is::<Cancelled>()
+        );
         // anyhow drops a chain of contexts recursively, and 10,000 of them
         // overflow a test thread's stack (in anyhow's drop, not in this
         // crate): leak the error instead.
@@ -253,8 +265,8 @@ fn an_io_kind_deep_in_the_chain_is_classified() {
     steps.push(Step::Io(ErrorKind::ConnectionReset));
     let head = chains::build(&steps, End::Nothing);
     assert_eq!(
-        toolresult::retry::classify_error(&head),
-        toolresult::retry::Classification::Transient
+        RetryPolicy::new().classification(&anyhow::Error::new(head)),
+        Classification::Transient
     );
 }
 
@@ -467,9 +479,9 @@ struct Thirteen {
 #[test]
 fn a_gemini_declaration_of_a_very_recursive_type_stays_small() {
     let (bytes, took) = bounded::within(DEADLINE, || {
-        let t = tool::function("grow", "Grows", |_: Thirteen| "ok");
+        let t = tool::function("grow", "Grows", |_: Thirteen| "ok").expect("a valid tool name");
         let started = std::time::Instant::now();
-        let declared = serde_json::to_string(&toolresult::tool::declaration::gemini(&t)).unwrap();
+        let declared = serde_json::to_string(&toolresult::provider::gemini::declare(&t)).unwrap();
         (declared.len(), started.elapsed())
     });
     println!("the declaration: {bytes} bytes in {took:?}");
@@ -500,7 +512,8 @@ fn low_port<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<u16, D:
 fn an_args_validators_own_text_is_shown_to_the_model_as_the_docs_say() {
     let open = tool::function("open", "Opens a port", |args: Port| {
         Ok::<u16, Failure>(args.port)
-    });
+    })
+    .expect("a valid tool name");
     let lowered = open.call_blocking(json!({"port": 8080})).unwrap();
     assert!(lowered.result.is_error);
     assert!(

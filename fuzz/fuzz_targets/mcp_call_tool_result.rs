@@ -1,5 +1,5 @@
 //! An MCP `CallToolResult` from arbitrary bytes: bytes → JSON →
-//! `render::mcp::from_value` → canonical result → `render::mcp::render` →
+//! `provider::mcp::from_value` → canonical result → `provider::mcp::render` →
 //! JSON → read again. Nothing panics, and once read, a result is a fixed
 //! point: rendering it back to MCP and reading that gives it back equal
 //! (with its structured value too, for a success). The canonical result
@@ -8,12 +8,13 @@
 
 use libfuzzer_sys::fuzz_target;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use toolresult::canonical::ToolResult;
-use toolresult::render::{
+use toolresult::provider::{
     PartPolicy, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
 };
 
-fn trip(result: &ToolResult, structured: Option<&Value>) -> ToolResult {
+fn trip(result: &ToolResult, structured: Option<&RawValue>) -> ToolResult {
     let json = serde_json::to_value(mcp::render(result, structured)).expect("MCP JSON serialises");
     mcp::from_value(&json).unwrap_or_else(|e| panic!("our own MCP JSON reads back: {e}: {json}"))
 }
@@ -41,7 +42,8 @@ fuzz_target!(|data: &[u8]| {
     if let Some(structured) = structured
         && !result.is_error
     {
-        assert_eq!(trip(&result, Some(structured)), result);
+        let raw = serde_json::value::to_raw_value(structured).expect("a JSON value serialises");
+        assert_eq!(trip(&result, Some(&raw)), result);
     }
 
     // The canonical result it reads into is a valid one.
@@ -52,9 +54,16 @@ fuzz_target!(|data: &[u8]| {
     // Every other style renders it; Placeholder never fails.
     let call = ToolCall::new("call_1", "lookup");
     let policy = PartPolicy::Placeholder;
-    let _ = serde_json::to_vec(&openai_chat::tool_message(call, &result).into_message());
-    let turn = openai_chat::render_turn(&[(call, &result)], policy).expect("placeholder renders");
-    let _ = serde_json::to_vec(&turn);
+    let turn = [(call, &result)];
+    let chat = openai_chat::reply(&turn, policy).expect("placeholder renders");
+    let _ = serde_json::to_vec(&chat);
+    let items = openai_responses::reply(&turn, policy).expect("placeholder renders");
+    let _ = serde_json::to_vec(&items);
+    let message = anthropic::reply(&turn, policy).expect("placeholder renders");
+    let _ = serde_json::to_vec(&message);
+    let content = gemini::reply(&turn, policy).expect("placeholder renders");
+    let _ = serde_json::to_vec(&content);
+    let _ = serde_json::to_vec(&mcp::reply(&turn));
     let item = openai_responses::render(call, &result, policy).expect("placeholder renders");
     let _ = serde_json::to_vec(&item);
     let block = anthropic::render(call, &result, policy).expect("placeholder renders");
@@ -62,7 +71,7 @@ fuzz_target!(|data: &[u8]| {
     let parts = gemini::render(call, &result, policy).expect("placeholder renders");
     let _ = serde_json::to_vec(&parts);
     for strict in [
-        openai_chat::render_turn(&[(call, &result)], PartPolicy::Strict).map(|_| ()),
+        openai_chat::reply(&turn, PartPolicy::Strict).map(|_| ()),
         openai_responses::render(call, &result, PartPolicy::Strict).map(|_| ()),
         anthropic::render(call, &result, PartPolicy::Strict).map(|_| ()),
         gemini::render(call, &result, PartPolicy::Strict).map(|_| ()),

@@ -7,6 +7,10 @@
 //! "suggestion": ...}}`, never transient, with `InvalidArguments` as the
 //! Rust-side source, and the body is not run. `call` and `call_blocking`
 //! agree with `call_json`, and the result survives a trip through MCP.
+//!
+//! The expected answer is worked out with serde_json alone (blank text is
+//! `{}`, as is `null`; anything else that is not an object is refused), not
+//! with the crate's own decoding.
 #![no_main]
 
 use std::collections::BTreeMap;
@@ -17,7 +21,8 @@ use std::task::{Context, Poll, Waker};
 use libfuzzer_sys::fuzz_target;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use toolresult::render::mcp;
+use serde_json::Value;
+use toolresult::provider::mcp;
 use toolresult::tool::{self, InvalidArguments, Tool};
 use toolresult::{Lowered, ToolResult};
 
@@ -65,17 +70,21 @@ struct Loose {
 }
 
 static TRIP: LazyLock<Box<dyn Tool>> = LazyLock::new(|| {
-    Box::new(tool::function("plan_trip", "Plan a trip", |trip: Trip| {
-        ToolResult::<Trip>::ok(trip)
-    }))
+    Box::new(
+        tool::function("plan_trip", "Plan a trip", |trip: Trip| {
+            ToolResult::<Trip>::ok(trip)
+        })
+        .expect("a valid tool name"),
+    )
 });
 
 static LOOSE: LazyLock<Box<dyn Tool>> = LazyLock::new(|| {
-    Box::new(tool::async_function(
-        "search",
-        "Search",
-        |args: Loose| async move { ToolResult::<Loose>::ok(args) },
-    ))
+    Box::new(
+        tool::async_function("search", "Search", |args: Loose| async move {
+            ToolResult::<Loose>::ok(args)
+        })
+        .expect("a valid tool name"),
+    )
 });
 
 /// A tool's future is ready at its first poll (the body is synchronous here).
@@ -90,11 +99,51 @@ fn ready(future: impl Future<Output = Lowered>) -> Lowered {
     }
 }
 
-/// The output of the error result for `invalid`, as lowering writes it.
-fn error_output(invalid: &InvalidArguments, tool: &str) -> String {
-    let error =
-        serde_json::to_string(&invalid.to_tool_error(tool)).expect("a ToolError serialises");
-    format!(r#"{{"error":{error}}}"#)
+/// What a call with `text` as its arguments should give, by serde_json
+/// alone.
+enum Expected<A> {
+    /// The arguments decode into `A`.
+    Decoded(A),
+    /// The text is not JSON; serde_json's error.
+    NotJson(serde_json::Error),
+    /// The text is JSON but not an object (nor `null`).
+    NotAnObject,
+    /// An object (or `null`) that does not decode into `A`; serde_json's
+    /// error.
+    DoesNotFit(serde_json::Error),
+}
+
+/// The JSON value of the arguments `text`: blank text is `null`.
+fn parse(text: &str) -> Result<Value, serde_json::Error> {
+    if text.trim().is_empty() {
+        Ok(Value::Null)
+    } else {
+        serde_json::from_str(text)
+    }
+}
+
+fn expected<A: serde::de::DeserializeOwned>(text: &str) -> Expected<A> {
+    let value = match parse(text) {
+        Ok(Value::Null) => Value::Object(serde_json::Map::new()),
+        Ok(object @ Value::Object(_)) => object,
+        Ok(_) => return Expected::NotAnObject,
+        Err(e) => return Expected::NotJson(e),
+    };
+    match serde_json::from_value::<A>(value) {
+        Ok(args) => Expected::Decoded(args),
+        Err(e) => Expected::DoesNotFit(e),
+    }
+}
+
+/// The output of the error result with `message` for the tool `tool`: the
+/// message and the suggestion the docs give, in that order.
+fn error_output(message: &str, tool: &str) -> String {
+    let suggestion = format!("call `{tool}` again with arguments that match its input schema");
+    format!(
+        r#"{{"error":{{"message":{},"suggestion":{}}}}}"#,
+        serde_json::to_string(message).expect("a string serialises"),
+        serde_json::to_string(&suggestion).expect("a string serialises"),
+    )
 }
 
 fn check<A>(tool: &dyn Tool, text: &str)
@@ -103,9 +152,8 @@ where
 {
     let lowered = ready(tool.call_json(text));
     let result = &lowered.result;
-    let expected = InvalidArguments::parse(text).and_then(InvalidArguments::decode::<A>);
-    match expected {
-        Ok(args) => {
+    match expected::<A>(text) {
+        Expected::Decoded(args) => {
             assert!(
                 !result.is_error,
                 "{text:?} decoded but failed: {}",
@@ -115,22 +163,50 @@ where
             assert_eq!(result.output, json);
             assert!(lowered.diagnostics.source().is_none());
         }
-        Err(invalid) => {
+        failed => {
             assert!(result.is_error, "{text:?} did not decode but succeeded");
-            assert!(invalid.message().starts_with("invalid arguments"));
-            assert_eq!(result.output, error_output(&invalid, tool.name()));
             assert_eq!(lowered.diagnostics.is_transient(), Some(false));
             let source = lowered
                 .diagnostics
                 .source()
                 .expect("a bad call keeps its source");
-            assert!(source.is::<InvalidArguments>(), "{source:?}");
+            let invalid = source
+                .downcast_ref::<InvalidArguments>()
+                .unwrap_or_else(|| panic!("the source is InvalidArguments: {source:?}"));
+            let message = invalid.message();
+            assert!(message.starts_with("invalid arguments"), "{message}");
+            match failed {
+                Expected::Decoded(_) => unreachable!(),
+                Expected::NotJson(e) => {
+                    assert_eq!(invalid.path(), None);
+                    assert_eq!(
+                        message,
+                        format!("invalid arguments: the arguments are not JSON: {e}")
+                    );
+                }
+                Expected::NotAnObject => {
+                    assert_eq!(invalid.path(), None);
+                    assert!(
+                        message.starts_with("invalid arguments: invalid type: ")
+                            && message.ends_with(", expected a JSON object"),
+                        "{message}"
+                    );
+                }
+                Expected::DoesNotFit(e) => {
+                    let at = match invalid.path() {
+                        Some(path) => format!("invalid arguments at `{path}`: {e}"),
+                        None => format!("invalid arguments: {e}"),
+                    };
+                    assert_eq!(message, at);
+                }
+            }
+            assert_eq!(result.output, error_output(&message, tool.name()));
         }
     }
     assert!(result.parts.is_empty() && result.metadata.is_none());
 
     // The other ways in give the same answer.
-    if let Ok(args) = InvalidArguments::parse(text) {
+    if let Ok(args) = parse(text) {
         assert_eq!(&ready(tool.call(args.clone())).result, result);
         if let Some(blocking) = tool.call_blocking(args) {
             assert_eq!(&blocking.result, result);

@@ -17,7 +17,8 @@ use crate::canonical::ToolResult;
 /// use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
 ///
 /// let found = ToolResult::ok("eu-west-1");
-/// let items = openai_responses::reply(&[(ToolCall::new("call_1", "region"), &found)], PartPolicy::Strict)?;
+/// let turn = [(ToolCall::new("call_1", "region"), &found)];
+/// let items = openai_responses::reply(&turn, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&items)?,
 ///     r#"[{"type":"function_call_output","call_id":"call_1","output":"eu-west-1"}]"#

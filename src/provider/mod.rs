@@ -1,30 +1,33 @@
-//! Provider renderings of a canonical result: what each model API expects
-//! in place of a tool's answer.
+//! The providers' dialects, one folder each: reading the calls of a turn,
+//! declaring tools, and rendering answers, for OpenAI Chat Completions
+//! ([`openai_chat`]), OpenAI Responses ([`openai_responses`]), Anthropic
+//! Messages ([`anthropic`]), Gemini ([`gemini`]) and MCP ([`mcp`]).
 //!
-//! One module per style, each a function from a borrowed
-//! [`canonical::ToolResult`](crate::canonical::ToolResult) to a typed value
-//! that serialises to that provider's JSON. Rendering borrows: text is never
-//! copied and inline bytes are base64-encoded straight into the output when
-//! the value is serialised, never held as a second copy.
+//! Each provider module has the same four verbs:
 //!
-//! - [`openai_chat`]: Chat Completions `tool` messages, with non-text parts
-//!   moved into one `user` message after the turn's tool messages.
-//! - [`openai_responses`]: a Responses `function_call_output` item.
-//! - [`anthropic`]: a Messages `tool_result` block.
-//! - [`gemini`]: a `functionResponse` part and the media parts after it.
-//! - [`mcp`]: an MCP `CallToolResult`, and reading one back.
+//! - `read_calls(&str)`: the calls of one assistant turn, from the
+//!   provider's own JSON, as [`Call`]s (a malformed message is a
+//!   [`ReadCallsError`] naming the path and the value);
+//! - `declare(&tool)` and `declare_tools(&tools)`: the function
+//!   declarations the provider expects;
+//! - `render(call, &result, policy)`: one result as the provider's block
+//!   (MCP: `render(&result, structured)`);
+//! - `reply(&answers, policy)`: the message(s) answering a whole turn, in
+//!   call order, from anything [`Answered`] (the toolbox's outcomes).
 //!
-//! A part a style cannot carry becomes the text
+//! Rendering borrows: text is never copied and inline bytes are
+//! base64-encoded straight into the output when the value is serialised. A
+//! part a style cannot carry becomes the text
 //! `[unsupported <type> part (<mime>, <n> bytes)]` under
 //! [`PartPolicy::Placeholder`], or a [`RenderError`] under
 //! [`PartPolicy::Strict`]; no part is ever dropped.
 //!
 //! Two cargo features add conversions to other crates' models: `rmcp`
-//! (`From<&ToolResult>` for `rmcp::model::CallToolResult`, `TryFrom` back,
-//! `mcp::to_rmcp`, and rmcp's `IntoCallToolResult` for the typed result, so
-//! an rmcp server tool can return it) and `toolnexus` (`From<&ToolResult>` for
-//! `toolnexus::ToolResult`, `TryFrom` back). Reading a foreign result fails
-//! with a [`ConvertError`].
+//! (rmcp's `IntoCallToolResult` for the lowered, canonical and typed
+//! results, `TryFrom<&rmcp::model::CallToolResult>` back, and
+//! `TryFrom<McpDeclaration>` for `rmcp::model::Tool`) and `toolnexus`
+//! (`From<&ToolResult>` for `toolnexus::ToolResult`, `TryFrom` back).
+//! Reading a foreign result fails with a [`ConvertError`].
 //!
 //! ```
 //! use toolresult::canonical::{ContentPart, ToolResult};

@@ -5,7 +5,7 @@
 //! when to call again. It reads typed results before lowering and lowered
 //! ones alike ([`RetryInput`]).
 //!
-//! - [`classify`]: cancelled, then the hint, then user classifiers and the
+//! - [`Classification`]: cancelled, then the hint, then user classifiers and the
 //!   `std::io::ErrorKind` heuristics over the whole chain.
 //! - [`RetryPolicy::decide`]: the pure decision any engine can call.
 //! - [`RetryPolicy::run`]: a blocking runner.

@@ -18,7 +18,7 @@ type OnRetry = Arc<dyn Fn(&RetryEvent) + Send + Sync>;
 /// A failure is retried when all of these hold:
 ///
 /// - it is not a success, not a suspension and not cancelled;
-/// - it classifies as transient ([`classify`](super::classify) has the
+/// - it classifies as transient ([`Classification`](super::Classification) has the
 ///   order), or as unknown with
 ///   [`unknown_is_transient`](Self::unknown_is_transient) set;
 /// - the tool's [`ToolSafety`], given with each decision, allows a repeat

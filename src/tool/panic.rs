@@ -87,7 +87,8 @@ impl ToolPanicked {
 
 /// Runs `body`, lowering a panic into the [`ToolPanicked`] result.
 pub(crate) fn catch_blocking(tool: &str, body: impl FnOnce() -> Lowered) -> Lowered {
-    catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|payload| ToolPanicked::caught(tool, payload))
+    catch_unwind(AssertUnwindSafe(body))
+        .unwrap_or_else(|payload| ToolPanicked::caught(tool, payload))
 }
 
 /// `inner`, with a panic in any of its polls lowered into the

@@ -66,7 +66,8 @@
 //!     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"sunny in Oslo"},{"type":"tool_result","tool_use_id":"toolu_2","content":"{\"error\":{\"message\":\"there is no tool named `forecast`\",\"suggestion\":\"call one of: `weather`\"}}","is_error":true}]}"#
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
-//! # })
+//! # })?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod answer;

@@ -39,7 +39,8 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 /// let err = toolbox.resume(&done[0], Answer::granted("req-1", None)).await.unwrap_err();
 /// assert_eq!(err, ResumeError::NotPending);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
-/// # })
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -90,7 +91,8 @@ impl Toolbox {
     ///     r#"{"error":{"message":"there is no tool named `sub`","suggestion":"call one of: `add`"}}"#
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// # })
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn run(&self, calls: impl IntoIterator<Item = Call>) -> Vec<CallOutcome> {
         self.run_until(calls, std::future::pending()).await
@@ -126,7 +128,8 @@ impl Toolbox {
     ///     r#"{"error":{"message":"the call was cancelled before it finished"}}"#
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// # })
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn run_until(
         &self,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::tool::Tool;
 
 /// A Messages `tools[]` entry: `{"name","description","input_schema"}`.
-/// Build it with [`anthropic`].
+/// Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[must_use]
 pub struct AnthropicDeclaration<'a> {

@@ -8,7 +8,7 @@ use super::schema::to_gemini;
 use crate::tool::Tool;
 
 /// One Gemini `functionDeclarations[]` entry:
-/// `{"name","description","parameters"?}`. Build it with [`gemini`].
+/// `{"name","description","parameters"?}`. Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[must_use]
 pub struct GeminiDeclaration<'a> {
@@ -27,7 +27,7 @@ impl GeminiDeclaration<'_> {
 }
 
 /// The Gemini declaration of `tool`; put it inside `functionDeclarations`
-/// (or use [`gemini_tools`]).
+/// (or use [`declare_tools`]).
 ///
 /// Gemini's `parameters` are a subset of the OpenAPI 3.0 schema object, and
 /// an unknown keyword fails the whole request, so the input schema is
@@ -92,7 +92,7 @@ pub fn declare<T: Tool + ?Sized>(tool: &T) -> GeminiDeclaration<'_> {
 
 /// A Gemini `tools[]` entry for many tools:
 /// `{"functionDeclarations":[{"name","description","parameters"?}, ..]}`.
-/// Build it with [`gemini_tools`].
+/// Build it with [`declare_tools`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[must_use]

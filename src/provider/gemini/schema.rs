@@ -1,6 +1,6 @@
 //! A JSON Schema (draft 2020-12) converted into the OpenAPI 3.0 subset that
 //! Gemini function declarations accept. The rules are listed on
-//! [`declaration::gemini`](super::gemini).
+//! [`declare`](super::declare).
 //!
 //! Gemini's subset has no `$ref`, so references are inlined, and inlining
 //! grows as references^depth: a type with 13 references to itself would be

@@ -211,7 +211,8 @@ fn file_uri(name: Option<&str>) -> Cow<'static, str> {
 /// use toolresult::canonical::ToolResult;
 ///
 /// let found = ToolResult::ok("eu-west-1");
-/// let answers = mcp::reply(&[(ToolCall::new("7", "lookup"), &found)]);
+/// let turn = [(ToolCall::new("7", "lookup"), &found)];
+/// let answers = mcp::reply(&turn);
 /// assert_eq!(
 ///     serde_json::to_string(&answers)?,
 ///     r#"[{"content":[{"type":"text","text":"eu-west-1"}],"isError":false}]"#

@@ -8,7 +8,7 @@ use crate::tool::Tool;
 
 /// A Chat Completions `tools[]` entry:
 /// `{"type":"function","function":{"name","description","parameters","strict"?}}`.
-/// Build it with [`openai_chat`].
+/// Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[must_use]
 pub struct OpenAiChatDeclaration<'a> {

@@ -8,7 +8,7 @@ use crate::tool::Tool;
 
 /// A Responses `tools[]` entry:
 /// `{"type":"function","name","description","parameters","strict"}`.
-/// Build it with [`openai_responses`].
+/// Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[must_use]
 pub struct OpenAiResponsesDeclaration<'a> {

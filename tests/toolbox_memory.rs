@@ -1,0 +1,130 @@
+//! A turn of 16 results, each with a 1 MiB image, rendered for Anthropic
+//! into a writer: the heap it takes above the results themselves stays
+//! within 1.3x the rendered size (in fact far below: the images are
+//! base64-encoded straight into the writer). Measured with a counting global
+//! allocator in this test binary.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::io::Write;
+
+use toolresult::canonical::{ContentPart, ToolResult};
+use toolresult::provider::{PartPolicy, ToolCall, anthropic};
+
+struct Counting;
+
+thread_local! {
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn grew(bytes: isize) {
+    LIVE.with(|live| {
+        let now = live.get() + bytes;
+        live.set(now);
+        PEAK.with(|peak| peak.set(peak.get().max(now)));
+    });
+}
+
+// SAFETY: every call is forwarded unchanged to the system allocator; the
+// only addition is thread-local counters, which themselves never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        grew(layout.size() as isize);
+        // SAFETY: forwarded with the caller's layout.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        grew(-(layout.size() as isize));
+        // SAFETY: forwarded with the caller's pointer and layout.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        grew(new_size as isize - layout.size() as isize);
+        // SAFETY: forwarded with the caller's pointer, layout and size.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// The most heap `f` holds at once above what was live when it started.
+fn peak_of<R>(f: impl FnOnce() -> R) -> (usize, R) {
+    let start = LIVE.with(Cell::get);
+    PEAK.with(|peak| peak.set(start));
+    let out = f();
+    let peak = PEAK.with(Cell::get) - start;
+    (usize::try_from(peak).unwrap_or(0), out)
+}
+
+/// A writer that counts what it is given and keeps nothing.
+struct CountingSink(usize);
+
+impl Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn anthropic_reply_of_sixteen_images_streams_into_a_writer() {
+    const IMAGE: usize = 1 << 20;
+    let results: Vec<ToolResult> = (0..16)
+        .map(|i| {
+            let bytes: Vec<u8> = (0..IMAGE).map(|b| (b * 7 + i) as u8).collect();
+            let part = ContentPart::from_bytes(bytes, "image/png").unwrap();
+            ToolResult::ok(format!("screenshot {i}")).with_parts([part])
+        })
+        .collect();
+    let ids: Vec<String> = (0..16).map(|i| format!("toolu_{i:02}")).collect();
+    let turn: Vec<(ToolCall<'_>, &ToolResult)> = ids
+        .iter()
+        .zip(&results)
+        .map(|(id, result)| (ToolCall::new(id, "screenshot"), result))
+        .collect();
+
+    let (peak, rendered) = peak_of(|| {
+        let reply = anthropic::reply(&turn, PartPolicy::Strict).unwrap();
+        let mut sink = std::io::BufWriter::new(CountingSink(0));
+        serde_json::to_writer(&mut sink, &reply).unwrap();
+        sink.flush().unwrap();
+        sink.into_inner().map(|s| s.0).unwrap_or(0)
+    });
+
+    println!("peak heap {peak} bytes above the results, for {rendered} rendered bytes");
+    // 16 images of 1 MiB are 16 x 1,398,104 base64 characters at least.
+    assert!(rendered > 16 * 1_398_100, "rendered {rendered} bytes");
+    let limit = rendered * 13 / 10;
+    assert!(
+        peak <= limit,
+        "peak heap {peak} bytes for {rendered} rendered bytes (limit {limit})"
+    );
+    // Streaming: the reply holds no copy of any image.
+    assert!(
+        peak < IMAGE,
+        "peak heap {peak} bytes: a copy of an image was made"
+    );
+}
+
+#[test]
+fn rendering_to_a_string_holds_the_rendered_size_once() {
+    // The counter can fail: a rendering that builds the whole JSON in memory
+    // is caught by it.
+    let bytes = vec![0x5a_u8; 1 << 20];
+    let part = ContentPart::from_bytes(bytes, "image/png").unwrap();
+    let result = ToolResult::ok("shot").with_parts([part]);
+    let turn = [(ToolCall::new("toolu_1", "shot"), &result)];
+    let (peak, text) = peak_of(|| {
+        serde_json::to_string(&anthropic::reply(&turn, PartPolicy::Strict).unwrap()).unwrap()
+    });
+    assert!(
+        peak >= text.len(),
+        "peak {peak} below the string's own {} bytes",
+        text.len()
+    );
+}
