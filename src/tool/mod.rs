@@ -123,6 +123,12 @@ pub trait Tool: Send + Sync {
     /// text that is not JSON is an error result the model can act on,
     /// like any other bad argument, and the body is not run.
     ///
+    /// A typed tool decodes an object's text straight into its arguments,
+    /// so a field it does not know is skipped unread: text whose only
+    /// oddity is there (a lone surrogate escape, a number beyond `f64`) is
+    /// accepted, where reading it into a `serde_json::Value` first, as
+    /// [`call`](Self::call) needs, would refuse it.
+    ///
     /// ```
     /// use toolresult::tool::{self, Tool};
     ///
