@@ -14,7 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use super::base64_data::{Base64, decode_base64, decoded_len};
 use super::drain::Drained;
 use super::part::{Body, PartFields};
-use super::{ContentPart, MediaSource, PartKind, PartLimit};
+use super::{ContentPart, MediaSource, PartError, PartKind, PartLimit};
 
 impl Serialize for ContentPart {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -63,13 +63,50 @@ struct DataField(bytes::Bytes);
 
 impl DataField {
     fn decode<E: de::Error>(text: &str) -> Result<Self, E> {
-        PartLimit::for_parsing()
-            .check(Drained::Encoded("the part's `data`"), decoded_len(text))
-            .map_err(E::custom)?;
-        decode_base64("`data`", text)
-            .map(DataField)
-            .map_err(E::custom)
+        decode_data(text).map(DataField).map_err(E::custom)
     }
+}
+
+/// A part's base64 `data`: its size checked against the parse limit from
+/// the length of the base64, then decoded from `text` as it stands.
+fn decode_data(text: &str) -> Result<bytes::Bytes, PartError> {
+    PartLimit::for_parsing().check(Drained::Encoded("the part's `data`"), decoded_len(text))?;
+    decode_base64("`data`", text)
+}
+
+/// Where a media part read off a foreign wire (an MCP block) holds its
+/// content.
+#[derive(Clone, Copy)]
+pub(crate) enum WireSource<'a> {
+    /// Standard padded base64, as the wire holds it (borrowed from the input
+    /// where the input allows).
+    Base64(&'a str),
+    /// A URL.
+    Url(&'a str),
+}
+
+/// A media part from a foreign wire's fields, by the rules and messages of
+/// parsing a canonical part: base64 has its size checked against the parse
+/// limit ([`PartLimit::parse`]) from its encoded length, then is decoded
+/// straight from the borrowed text with no copy; then every invariant of the
+/// part is checked, as for `{"type", "mimeType", "data" | "url", "name"}`.
+pub(crate) fn media_part_from_wire(
+    kind: PartKind,
+    mime_type: &str,
+    source: WireSource<'_>,
+    name: Option<&str>,
+) -> Result<ContentPart, PartError> {
+    let mut fields = PartFields {
+        kind,
+        mime_type: Some(mime_type.to_owned()),
+        name: name.map(str::to_owned),
+        ..PartFields::default()
+    };
+    match source {
+        WireSource::Base64(text) => fields.data = Some(decode_data(text)?),
+        WireSource::Url(url) => fields.url = Some(url.to_owned()),
+    }
+    ContentPart::from_fields(fields)
 }
 
 impl<'de> Deserialize<'de> for DataField {

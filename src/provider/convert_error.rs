@@ -43,7 +43,8 @@ pub enum ConvertError {
     UnknownContentType {
         /// Where: `content[0]`.
         at: String,
-        /// The type as given.
+        /// The type as given (long values are cut to 64 characters and end
+        /// in `…`).
         type_name: String,
     },
     /// A block or part whose content breaks the part contract (bad base64,
@@ -56,6 +57,15 @@ pub enum ConvertError {
         #[source]
         source: serde_json::Error,
     },
+    /// Text or bytes that are not JSON (from
+    /// [`mcp::from_str`](crate::provider::mcp::from_str) and
+    /// [`mcp::from_slice`](crate::provider::mcp::from_slice)).
+    #[error("the result is not valid JSON: {source}")]
+    Json {
+        /// What the parser found, and where.
+        #[source]
+        source: serde_json::Error,
+    },
     /// A foreign value that could not be written to JSON to be read.
     #[error("cannot write the {what} as JSON: {source}")]
     Encode {
@@ -65,16 +75,4 @@ pub enum ConvertError {
         #[source]
         source: serde_json::Error,
     },
-}
-
-/// The JSON type name of a value, for messages.
-pub(crate) fn type_name(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::Number(_) => "a number",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Object(_) => "an object",
-    }
 }

@@ -9,5 +9,5 @@ mod rmcp;
 
 pub use calls::read_calls;
 pub use declare::{McpDeclaration, declare, declare_tools};
-pub use read::from_value;
+pub use read::{from_slice, from_str, from_value};
 pub use render::{CallToolResult, render, reply};

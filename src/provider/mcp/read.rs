@@ -1,19 +1,85 @@
 //! Reading an MCP `CallToolResult` into a canonical result.
+//!
+//! The JSON is read into this module's own wire structs, which keep every
+//! field as what it must be (a string borrowed from the input where the
+//! input allows) or as the JSON type it was instead; the contract's checks
+//! then run over them in one fixed order, so a message never depends on the
+//! order of keys or on the entry point. Base64 is decoded only then, from
+//! the borrowed text, after its size is checked from its encoded length
+//! (the canonical part's own path).
 
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
 
-use crate::canonical::{ContentPart, MediaType, ToolResult};
+use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+use crate::canonical::{
+    ContentPart, MediaType, PartKind, ToolResult, WireSource, media_part_from_wire, shorten,
+};
 use crate::provider::ConvertError;
-use crate::provider::convert_error::type_name;
 
 /// The output of an error result with neither text nor parts.
 const NO_ERROR_TEXT: &str = "MCP tool returned an error";
 /// The mime type of a resource that names none and whose URI has no known extension.
 const UNKNOWN_MIME: &str = "application/octet-stream";
 
+/// Reads an MCP `CallToolResult` from its JSON text into a canonical
+/// result, by the shared contract (see the [module docs](super)).
+///
+/// The fast path: every string is borrowed from `json` where it holds no
+/// escape (base64 never does), so image, audio and blob data are decoded
+/// straight from the input, each after its size is checked against the
+/// part size limit ([`PartLimit::parse`](crate::canonical::PartLimit::parse))
+/// from the length of its base64. Reads exactly as [`from_value`] does on
+/// the same JSON, with the same messages.
+///
+/// # Errors
+/// Text that is not JSON ([`ConvertError::Json`]), and everything
+/// [`from_value`] refuses.
+///
+/// ```
+/// use toolresult::provider::mcp;
+///
+/// let result = mcp::from_str(
+///     r#"{"content":[{"type":"image","mimeType":"image/gif","data":"R0lGOA=="}],"isError":false}"#,
+/// )?;
+/// assert_eq!(result.output, "image (image/gif, 4 bytes)");
+/// assert_eq!(result.parts[0].byte_len(), 4);
+/// # Ok::<(), toolresult::provider::ConvertError>(())
+/// ```
+pub fn from_str(json: &str) -> Result<ToolResult, ConvertError> {
+    let reply = serde_json::from_str(json).map_err(|source| ConvertError::Json { source })?;
+    read(&reply)
+}
+
+/// Reads an MCP `CallToolResult` from its JSON bytes (as a transport hands
+/// them over) into a canonical result; the fast path, as [`from_str`].
+///
+/// # Errors
+/// Bytes that are not UTF-8 JSON ([`ConvertError::Json`]), and everything
+/// [`from_value`] refuses.
+///
+/// ```
+/// use toolresult::provider::mcp;
+///
+/// let result = mcp::from_slice(br#"{"content":[{"type":"text","text":"3 rows"}]}"#)?;
+/// assert_eq!(result.output, "3 rows");
+/// # Ok::<(), toolresult::provider::ConvertError>(())
+/// ```
+pub fn from_slice(json: &[u8]) -> Result<ToolResult, ConvertError> {
+    let reply = serde_json::from_slice(json).map_err(|source| ConvertError::Json { source })?;
+    read(&reply)
+}
+
 /// Reads an MCP `CallToolResult` (its JSON) into a canonical result, by
 /// the shared contract (see the [module docs](super)).
+///
+/// For a caller already holding a [`Value`]; text or bytes read faster with
+/// [`from_str`] or [`from_slice`], which never build one. The strings are
+/// borrowed from the value and base64 is decoded from them in place, after
+/// its size is checked against the part size limit.
 ///
 /// A resource that names no mime type gets one from its URI's extension
 /// (the fixed media table), else `application/octet-stream`. An embedded
@@ -22,7 +88,8 @@ const UNKNOWN_MIME: &str = "application/octet-stream";
 /// # Errors
 /// A value that is not an object, a field of the wrong type, a block
 /// without a field it needs, an unknown block type, or a block that breaks
-/// the part contract (bad base64, an invalid mime type, a `file:` URL).
+/// the part contract (bad base64, an invalid mime type, a `file:` URL, data
+/// over the part size limit).
 ///
 /// ```
 /// use serde_json::json;
@@ -44,67 +111,344 @@ const UNKNOWN_MIME: &str = "application/octet-stream";
 /// # Ok::<(), toolresult::provider::ConvertError>(())
 /// ```
 pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
-    let Some(object) = value.as_object() else {
-        return Err(wrong_type("the result", "an object", value));
+    // Every JSON value reads into the wire structs, so this cannot fail on a
+    // `Value`; an error is still reported rather than assumed away.
+    let reply =
+        Field::<Reply<'_>>::deserialize(value).map_err(|source| ConvertError::Json { source })?;
+    read(&reply)
+}
+
+// ---- the wire structs ----
+
+/// A JSON value read as what a field must be, or the type it was instead.
+enum Field<T> {
+    /// `null`.
+    Null,
+    /// A value of the type the field must have.
+    Is(T),
+    /// A value of another type, named for messages (`a number`, ...).
+    Not(&'static str),
+}
+
+impl<T> Field<T> {
+    /// The JSON type name of a value that is not a `T`, for messages.
+    fn found(&self) -> &'static str {
+        match self {
+            Field::Null => "null",
+            Field::Is(_) => "the expected type",
+            Field::Not(found) => found,
+        }
+    }
+}
+
+/// What a field holds when its JSON type is the one it must have, read
+/// straight off the deserializer. Each method reads one JSON type; `None`
+/// says "not this type" (the value has been read past).
+trait Shape<'de>: Sized {
+    fn string(_text: Cow<'de, str>) -> Option<Self> {
+        None
+    }
+    fn boolean(_flag: bool) -> Option<Self> {
+        None
+    }
+    fn array<A: SeqAccess<'de>>(mut seq: A) -> Result<Option<Self>, A::Error> {
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+    fn object<A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+        Ok(None)
+    }
+}
+
+impl<'de, T: Shape<'de>> Deserialize<'de> for Field<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(FieldVisitor(PhantomData))
+    }
+}
+
+struct FieldVisitor<T>(PhantomData<T>);
+
+impl<T> FieldVisitor<T> {
+    fn or_not(value: Option<T>, found: &'static str) -> Field<T> {
+        value.map_or(Field::Not(found), Field::Is)
+    }
+}
+
+impl<'de, T: Shape<'de>> Visitor<'de> for FieldVisitor<T> {
+    type Value = Field<T>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Field<T>, E> {
+        Ok(Field::Null)
+    }
+    fn visit_none<E: de::Error>(self) -> Result<Field<T>, E> {
+        Ok(Field::Null)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Field<T>, D::Error> {
+        Field::deserialize(deserializer)
+    }
+    fn visit_bool<E: de::Error>(self, flag: bool) -> Result<Field<T>, E> {
+        Ok(Self::or_not(T::boolean(flag), "a boolean"))
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Field<T>, E> {
+        Ok(Field::Not("a number"))
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Field<T>, E> {
+        Ok(Field::Not("a number"))
+    }
+    fn visit_i128<E: de::Error>(self, _: i128) -> Result<Field<T>, E> {
+        Ok(Field::Not("a number"))
+    }
+    fn visit_u128<E: de::Error>(self, _: u128) -> Result<Field<T>, E> {
+        Ok(Field::Not("a number"))
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Field<T>, E> {
+        Ok(Field::Not("a number"))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<Field<T>, E> {
+        Ok(Self::or_not(T::string(Cow::Borrowed(text)), "a string"))
+    }
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<Field<T>, E> {
+        Ok(Self::or_not(
+            T::string(Cow::Owned(text.to_owned())),
+            "a string",
+        ))
+    }
+    fn visit_string<E: de::Error>(self, text: String) -> Result<Field<T>, E> {
+        Ok(Self::or_not(T::string(Cow::Owned(text)), "a string"))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Field<T>, A::Error> {
+        Ok(Self::or_not(T::array(seq)?, "an array"))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Field<T>, A::Error> {
+        Ok(Self::or_not(T::object(map)?, "an object"))
+    }
+}
+
+/// A string field: borrowed from the input unless it held an escape.
+type Str<'de> = Option<Field<Cow<'de, str>>>;
+
+impl<'de> Shape<'de> for Cow<'de, str> {
+    fn string(text: Cow<'de, str>) -> Option<Self> {
+        Some(text)
+    }
+}
+
+impl Shape<'_> for bool {
+    fn boolean(flag: bool) -> Option<Self> {
+        Some(flag)
+    }
+}
+
+/// The keys the reader knows, on any object of the result.
+enum Key {
+    Content,
+    StructuredContent,
+    IsError,
+    Type,
+    Text,
+    MimeType,
+    Data,
+    Uri,
+    Name,
+    Resource,
+    Blob,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Key {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = Key;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<Key, E> {
+                Ok(match key {
+                    "content" => Key::Content,
+                    "structuredContent" => Key::StructuredContent,
+                    "isError" => Key::IsError,
+                    "type" => Key::Type,
+                    "text" => Key::Text,
+                    "mimeType" => Key::MimeType,
+                    "data" => Key::Data,
+                    "uri" => Key::Uri,
+                    "name" => Key::Name,
+                    "resource" => Key::Resource,
+                    "blob" => Key::Blob,
+                    _ => Key::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// A `CallToolResult`. A repeated key keeps its last value, as a [`Value`]
+/// does.
+#[derive(Default)]
+struct Reply<'de> {
+    content: Option<Field<Blocks<'de>>>,
+    structured_content: Option<Value>,
+    is_error: Option<Field<bool>>,
+}
+
+impl<'de> Shape<'de> for Reply<'de> {
+    fn object<A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        let mut reply = Reply::default();
+        while let Some(key) = map.next_key::<Key>()? {
+            match key {
+                Key::Content => reply.content = Some(map.next_value()?),
+                Key::StructuredContent => reply.structured_content = map.next_value()?,
+                Key::IsError => reply.is_error = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(Some(reply))
+    }
+}
+
+/// The `content` array.
+struct Blocks<'de>(Vec<Field<Block<'de>>>);
+
+impl<'de> Shape<'de> for Blocks<'de> {
+    fn array<A: SeqAccess<'de>>(mut seq: A) -> Result<Option<Self>, A::Error> {
+        let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(block) = seq.next_element()? {
+            blocks.push(block);
+        }
+        Ok(Some(Blocks(blocks)))
+    }
+}
+
+/// A content block, every field any block type reads.
+#[derive(Default)]
+struct Block<'de> {
+    kind: Str<'de>,
+    text: Str<'de>,
+    mime_type: Str<'de>,
+    data: Str<'de>,
+    uri: Str<'de>,
+    name: Str<'de>,
+    resource: Option<Field<Resource<'de>>>,
+}
+
+impl<'de> Shape<'de> for Block<'de> {
+    fn object<A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        let mut block = Block::default();
+        while let Some(key) = map.next_key::<Key>()? {
+            let field = match key {
+                Key::Type => &mut block.kind,
+                Key::Text => &mut block.text,
+                Key::MimeType => &mut block.mime_type,
+                Key::Data => &mut block.data,
+                Key::Uri => &mut block.uri,
+                Key::Name => &mut block.name,
+                Key::Resource => {
+                    block.resource = Some(map.next_value()?);
+                    continue;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *field = Some(map.next_value()?);
+        }
+        Ok(Some(block))
+    }
+}
+
+/// The `resource` of an embedded resource block.
+#[derive(Default)]
+struct Resource<'de> {
+    text: Str<'de>,
+    uri: Str<'de>,
+    mime_type: Str<'de>,
+    blob: Str<'de>,
+}
+
+impl<'de> Shape<'de> for Resource<'de> {
+    fn object<A: MapAccess<'de>>(mut map: A) -> Result<Option<Self>, A::Error> {
+        let mut resource = Resource::default();
+        while let Some(key) = map.next_key::<Key>()? {
+            let field = match key {
+                Key::Text => &mut resource.text,
+                Key::Uri => &mut resource.uri,
+                Key::MimeType => &mut resource.mime_type,
+                Key::Blob => &mut resource.blob,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *field = Some(map.next_value()?);
+        }
+        Ok(Some(resource))
+    }
+}
+
+// ---- the contract ----
+
+/// The canonical result of a read `CallToolResult`: every check in one
+/// fixed order (`isError`, `content`, each block in turn), whatever the
+/// order of the keys.
+fn read(reply: &Field<Reply<'_>>) -> Result<ToolResult, ConvertError> {
+    let reply = match reply {
+        Field::Is(reply) => reply,
+        other => return Err(wrong_type("the result", "an object", other.found())),
     };
-    let is_error = match object.get("isError") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(flag)) => *flag,
-        Some(other) => return Err(wrong_type("isError", "a boolean", other)),
+    let is_error = match &reply.is_error {
+        None | Some(Field::Null) => false,
+        Some(Field::Is(flag)) => *flag,
+        Some(other) => return Err(wrong_type("isError", "a boolean", other.found())),
     };
-    let structured = object.get("structuredContent").filter(|v| !v.is_null());
-    let content: &[Value] = match object.get("content") {
-        None | Some(Value::Null) => &[],
-        Some(Value::Array(blocks)) => blocks,
-        Some(other) => return Err(wrong_type("content", "an array", other)),
+    let structured = reply.structured_content.as_ref().filter(|v| !v.is_null());
+    let content: &[Field<Block<'_>>] = match &reply.content {
+        None | Some(Field::Null) => &[],
+        Some(Field::Is(Blocks(blocks))) => blocks,
+        Some(other) => return Err(wrong_type("content", "an array", other.found())),
     };
 
     let mut texts: Vec<&str> = Vec::new();
     let mut parts = Vec::new();
     for (index, block) in content.iter().enumerate() {
         let at = || format!("content[{index}]");
-        let Some(block) = block.as_object() else {
-            return Err(wrong_type(&at(), "an object", block));
+        let block = match block {
+            Field::Is(block) => block,
+            other => return Err(wrong_type(&at(), "an object", other.found())),
         };
-        let kind = required_str(block, "type", "a content block", &at)?;
+        let kind = required_str(&block.kind, "type", "a content block", &at)?;
         match kind {
-            "text" => texts.push(required_str(block, "text", "a text block", &at)?),
+            "text" => texts.push(required_str(&block.text, "text", "a text block", &at)?),
             "image" | "audio" => {
-                let what = if kind == "image" {
-                    "an image block"
+                let (what, kind) = if kind == "image" {
+                    ("an image block", PartKind::Image)
                 } else {
-                    "an audio block"
+                    ("an audio block", PartKind::Audio)
                 };
-                let fields = json!({
-                    "type": kind,
-                    "mimeType": required_str(block, "mimeType", what, &at)?,
-                    "data": required_str(block, "data", what, &at)?,
-                });
-                parts.push(part(&fields, &at)?);
+                let mime = required_str(&block.mime_type, "mimeType", what, &at)?;
+                let data = required_str(&block.data, "data", what, &at)?;
+                parts.push(part(kind, mime, WireSource::Base64(data), None, &at)?);
             }
             "resource_link" => {
                 let what = "a resource_link block";
-                let uri = required_str(block, "uri", what, &at)?;
-                let mut fields = Map::new();
-                fields.insert("type".into(), "file".into());
-                fields.insert("mimeType".into(), mime_of(block, uri, &at)?.into());
-                fields.insert("url".into(), uri.into());
-                if let Some(name) = optional_str(block, "name", &at)? {
-                    fields.insert("name".into(), name.into());
-                }
-                parts.push(part(&Value::Object(fields), &at)?);
+                let uri = required_str(&block.uri, "uri", what, &at)?;
+                let mime = mime_of(&block.mime_type, uri, &at)?;
+                let name = optional_str(&block.name, "name", &at)?;
+                parts.push(part(PartKind::File, mime, WireSource::Url(uri), name, &at)?);
             }
             "resource" => {
                 let what = "a resource block";
-                let resource = match block.get("resource") {
-                    Some(Value::Object(resource)) => resource,
-                    Some(other) => {
-                        return Err(wrong_type(
-                            &format!("{}.resource", at()),
-                            "an object",
-                            other,
-                        ));
-                    }
+                let inner = || format!("{}.resource", at());
+                let resource = match &block.resource {
+                    Some(Field::Is(resource)) => resource,
+                    Some(other) => return Err(wrong_type(&inner(), "an object", other.found())),
                     None => {
                         return Err(ConvertError::MissingField {
                             at: at(),
@@ -113,32 +457,32 @@ pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
                         });
                     }
                 };
-                let inner = || format!("{}.resource", at());
-                if let Some(text) = optional_str(resource, "text", &inner)? {
+                if let Some(text) = optional_str(&resource.text, "text", &inner)? {
                     texts.push(text);
                     continue;
                 }
-                let uri = optional_str(resource, "uri", &inner)?.unwrap_or_default();
+                let uri = optional_str(&resource.uri, "uri", &inner)?.unwrap_or_default();
                 let blob = required_str(
-                    resource,
+                    &resource.blob,
                     "blob",
                     "an embedded resource without `text`",
                     &inner,
                 )?;
-                let mut fields = Map::new();
-                fields.insert("type".into(), "file".into());
-                fields.insert("mimeType".into(), mime_of(resource, uri, &inner)?.into());
-                fields.insert("data".into(), blob.into());
+                let mime = mime_of(&resource.mime_type, uri, &inner)?;
                 let name = name_of(uri);
-                if !name.is_empty() {
-                    fields.insert("name".into(), name.into());
-                }
-                parts.push(part(&Value::Object(fields), &at)?);
+                let name = Some(name.as_str()).filter(|name| !name.is_empty());
+                parts.push(part(
+                    PartKind::File,
+                    mime,
+                    WireSource::Base64(blob),
+                    name,
+                    &at,
+                )?);
             }
             other => {
                 return Err(ConvertError::UnknownContentType {
                     at: at(),
-                    type_name: other.to_owned(),
+                    type_name: shorten(other),
                 });
             }
         }
@@ -249,52 +593,66 @@ fn describe(parts: &[ContentPart]) -> String {
         .join("\n")
 }
 
-fn part(fields: &Value, at: &dyn Fn() -> String) -> Result<ContentPart, ConvertError> {
-    ContentPart::deserialize(fields)
-        .map_err(|source| ConvertError::InvalidPart { at: at(), source })
+/// A media part from a block's fields, through the canonical part's own
+/// checks; a part that breaks the contract names the block.
+fn part(
+    kind: PartKind,
+    mime_type: &str,
+    source: WireSource<'_>,
+    name: Option<&str>,
+    at: &dyn Fn() -> String,
+) -> Result<ContentPart, ConvertError> {
+    media_part_from_wire(kind, mime_type, source, name).map_err(|err| ConvertError::InvalidPart {
+        at: at(),
+        source: de::Error::custom(err),
+    })
 }
 
-fn wrong_type(at: &str, expected: &'static str, found: &Value) -> ConvertError {
+fn wrong_type(at: &str, expected: &'static str, found: &'static str) -> ConvertError {
     ConvertError::WrongType {
         at: at.to_owned(),
         expected,
-        found: type_name(found),
+        found,
     }
 }
 
 fn required_str<'v>(
-    object: &'v Map<String, Value>,
-    field: &'static str,
+    field: &'v Str<'_>,
+    name: &'static str,
     block: &'static str,
     at: &dyn Fn() -> String,
 ) -> Result<&'v str, ConvertError> {
-    optional_str(object, field, at)?.ok_or_else(|| ConvertError::MissingField {
+    optional_str(field, name, at)?.ok_or_else(|| ConvertError::MissingField {
         at: at(),
         block,
-        field,
+        field: name,
     })
 }
 
 /// A string field; absent or `null` is `None`.
 fn optional_str<'v>(
-    object: &'v Map<String, Value>,
-    field: &'static str,
+    field: &'v Str<'_>,
+    name: &'static str,
     at: &dyn Fn() -> String,
 ) -> Result<Option<&'v str>, ConvertError> {
-    match object.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(other) => Err(wrong_type(&format!("{}.{field}", at()), "a string", other)),
+    match field {
+        None | Some(Field::Null) => Ok(None),
+        Some(Field::Is(text)) => Ok(Some(text)),
+        Some(other) => Err(wrong_type(
+            &format!("{}.{name}", at()),
+            "a string",
+            other.found(),
+        )),
     }
 }
 
 /// The resource's `mimeType`, else the one its URI's extension gives.
 fn mime_of<'v>(
-    object: &'v Map<String, Value>,
+    mime_type: &'v Str<'_>,
     uri: &str,
     at: &dyn Fn() -> String,
 ) -> Result<&'v str, ConvertError> {
-    if let Some(mime) = optional_str(object, "mimeType", at)?.filter(|m| !m.is_empty()) {
+    if let Some(mime) = optional_str(mime_type, "mimeType", at)?.filter(|m| !m.is_empty()) {
         return Ok(mime);
     }
     let path = uri.split(['?', '#']).next().unwrap_or_default();

@@ -15,8 +15,16 @@
 //! (`file:///attachment` for a part without a name): MCP requires an
 //! absolute URI there, and a part holds no path, only a name.
 //!
-//! [`from_value`] reads a `CallToolResult` into a canonical result by the
-//! shared contract:
+//! [`from_str`] and [`from_slice`] read a `CallToolResult` from its JSON
+//! text or bytes into a canonical result; [`from_value`] reads one a caller
+//! already holds as a [`serde_json::Value`]. The first two are the fast
+//! path: they build no `Value`, borrow every string without an escape
+//! straight from the input, and decode image, audio and blob base64 from
+//! it in place, after checking its size against the part size limit
+//! ([`PartLimit::parse`](crate::canonical::PartLimit::parse)) from the
+//! length of the base64. Reading text through a `Value` first costs a copy
+//! of every string. All three read alike, by the shared contract, with the
+//! same messages:
 //!
 //! - `output`: when `isError`, the non-blank text joined by a blank line;
 //!   else, when there is `structuredContent`, the text block that holds the
