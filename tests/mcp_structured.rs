@@ -143,3 +143,19 @@ fn a_peer_that_reorders_structured_content_still_reads_back_its_text() {
         r#"{"rows":"\u003c3\u003e"}"#
     );
 }
+
+#[test]
+fn a_turn_reply_keeps_structured_content_from_a_lowered_pair() {
+    use toolresult::provider::ToolCall;
+    let lowered = ToolResult::<_>::ok(report()).lower();
+    let with = [(ToolCall::new("1", "weather"), &lowered)];
+    let answers = serde_json::to_value(mcp::reply(&with)).unwrap();
+    assert_eq!(
+        answers[0]["structuredContent"],
+        serde_json::from_str::<serde_json::Value>(REPORT_JSON).unwrap()
+    );
+    // A canonical result alone has none to give.
+    let without = [(ToolCall::new("1", "weather"), &lowered.result)];
+    let answers = serde_json::to_value(mcp::reply(&without)).unwrap();
+    assert!(answers[0].get("structuredContent").is_none());
+}

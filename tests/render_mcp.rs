@@ -331,7 +331,7 @@ fn round_trip_with_structured_content_keeps_its_json() {
     assert_eq!(back, lowered.result);
 }
 
-/// What MCP cannot carry back, each as documented on `render::mcp`.
+/// What MCP cannot carry back, each as documented on `provider::mcp`.
 #[test]
 fn round_trip_losses_are_the_documented_ones() {
     // Text parts read back into output.

@@ -769,3 +769,122 @@ fn the_reply_answers_the_turn_in_the_providers_shape() {
         );
     });
 }
+
+/// A value whose `Drop` panics, held across an await by a tool.
+struct Bomb;
+
+impl Drop for Bomb {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            panic!("the bomb's drop panics");
+        }
+    }
+}
+
+fn bomb_tool(name: &str) -> impl Tool {
+    tool::async_function(name, "Holds a bomb while it waits", |_: NoArgs| async {
+        let bomb = Bomb;
+        tokio::time::sleep(Duration::from_secs(10)).await;
+        drop(bomb);
+        "never"
+    })
+    .unwrap()
+}
+
+#[test]
+fn a_future_whose_drop_panics_cannot_escape_a_timeout_or_a_cancel() {
+    paused().block_on(async {
+        let mut toolbox = Toolbox::new()
+            .timeout(Duration::from_secs(1))
+            .retry(no_retries());
+        toolbox.register(bomb_tool("timed")).unwrap();
+        toolbox
+            .register(bomb_tool("cancelled"))
+            .unwrap()
+            .timeout(None);
+        toolbox.register(add_tool()).unwrap();
+        let outcomes = toolbox
+            .run_until(
+                [
+                    call("c1", "timed", json!({})),
+                    call("c2", "cancelled", json!({})),
+                    call("c3", "add", json!({"a": 1, "b": 2})),
+                ],
+                tokio::time::sleep(Duration::from_secs(2)),
+            )
+            .await;
+        assert!(
+            outcomes[0]
+                .lowered
+                .diagnostics
+                .source()
+                .unwrap()
+                .is::<TimedOut>()
+        );
+        assert!(
+            outcomes[1]
+                .lowered
+                .diagnostics
+                .source()
+                .unwrap()
+                .is::<Cancelled>()
+        );
+        assert_eq!(outcomes[2].lowered.result.output, "3");
+        // A single call, timed out, takes the other path of the turn.
+        let single = toolbox.run([call("c4", "timed", json!({}))]).await;
+        assert!(
+            single[0]
+                .lowered
+                .diagnostics
+                .source()
+                .unwrap()
+                .is::<TimedOut>()
+        );
+    });
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("a source whose drop panics")]
+struct BombError(Bomb);
+
+impl std::fmt::Debug for Bomb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Bomb")
+    }
+}
+
+#[test]
+fn a_retried_failure_whose_source_drop_panics_cannot_escape() {
+    paused().block_on(async {
+        let calls = Arc::new(AtomicU32::new(0));
+        let counter = Arc::clone(&calls);
+        let policy = RetryPolicy::new()
+            .max_attempts(3)
+            .backoff(Backoff::constant(Duration::from_millis(10)));
+        let mut toolbox = Toolbox::new().retry(policy);
+        toolbox
+            .register(
+                tool::function(
+                    "flaky",
+                    "Fails with a bomb, then answers",
+                    move |_: NoArgs| {
+                        if counter.fetch_add(1, Ordering::SeqCst) == 0 {
+                            ToolResult::<&str>::fail(
+                                Failure::new(ToolError::new("busy"))
+                                    .with_source(BombError(Bomb))
+                                    .transient(),
+                            )
+                        } else {
+                            ToolResult::ok("done")
+                        }
+                    },
+                )
+                .unwrap()
+                .with_safety(ToolSafety::ReadOnly),
+            )
+            .unwrap();
+        let outcomes = toolbox.run([call("c1", "flaky", json!({}))]).await;
+        assert_eq!(outcomes[0].lowered.result.output, "done");
+        assert_eq!(outcomes[0].attempts, 2);
+    });
+}

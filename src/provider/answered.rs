@@ -3,14 +3,14 @@
 use serde_json::value::RawValue;
 
 use super::ToolCall;
+use crate::Lowered;
 use crate::canonical::ToolResult;
 
 /// One answered call of a turn, as a provider's `reply` reads it: the call's
 /// id and name, the canonical result, and (for MCP) the structured content.
 ///
-/// Implemented for the toolbox's
-/// [`CallOutcome`](crate::toolbox::CallOutcome) and for a pair of a
-/// [`ToolCall`] and a canonical result, for a loop of your own.
+/// Implemented for the toolbox's `CallOutcome`, and for a pair of a
+/// [`ToolCall`] and a lowered or canonical result, for a loop of your own.
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
@@ -39,6 +39,8 @@ pub trait Answered {
     }
 }
 
+/// A canonical result alone has no structured content: pair the call with
+/// the [`Lowered`] result to keep MCP's `structuredContent`.
 impl Answered for (ToolCall<'_>, &ToolResult) {
     fn call(&self) -> ToolCall<'_> {
         self.0
@@ -46,5 +48,20 @@ impl Answered for (ToolCall<'_>, &ToolResult) {
 
     fn result(&self) -> &ToolResult {
         self.1
+    }
+}
+
+/// A lowered result, with its structured content.
+impl Answered for (ToolCall<'_>, &Lowered) {
+    fn call(&self) -> ToolCall<'_> {
+        self.0
+    }
+
+    fn result(&self) -> &ToolResult {
+        &self.1.result
+    }
+
+    fn structured_content(&self) -> Option<&RawValue> {
+        self.1.structured_content()
     }
 }

@@ -11,8 +11,7 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::error::Category;
 
-/// How many characters of an offending value an error message quotes.
-const QUOTE_CHARS: usize = 64;
+use crate::canonical::shorten;
 
 /// One tool call the model made: the provider's id for it, the tool's name
 /// and the arguments as the provider sent them.
@@ -159,12 +158,9 @@ fn at(path: &str) -> String {
     }
 }
 
-/// A value for a message: quoted, cut to [`QUOTE_CHARS`] characters with `…`.
+/// A value for a message: cut to 64 characters with `…`, then quoted.
 pub(crate) fn quote(value: &str) -> String {
-    match value.char_indices().nth(QUOTE_CHARS) {
-        Some((cut, _)) => format!("{:?}", format!("{}…", value.get(..cut).unwrap_or(value))),
-        None => format!("{value:?}"),
-    }
+    format!("{:?}", shorten(value))
 }
 
 /// Reads a provider's message into its serde structs: the one place every
@@ -247,7 +243,7 @@ fn from_serde(style: &'static str, path: String, err: serde_json::Error) -> Read
 }
 
 /// Cuts the string serde quotes in `invalid type: string "…", expected …`
-/// to [`QUOTE_CHARS`] characters.
+/// to 64 characters, as every echoed value is.
 fn clip_unexpected(reason: &str) -> String {
     let clipped = ["invalid type: string \"", "invalid value: string \""]
         .iter()
@@ -255,8 +251,8 @@ fn clip_unexpected(reason: &str) -> String {
             let rest = reason.strip_prefix(prefix)?;
             let end = rest.rfind("\", expected ")?;
             let (value, tail) = rest.split_at(end);
-            let (cut, _) = value.char_indices().nth(QUOTE_CHARS)?;
-            Some(format!("{prefix}{}…{tail}", value.get(..cut)?))
+            let cut = shorten(value);
+            (cut != value).then(|| format!("{prefix}{cut}{tail}"))
         });
     clipped.unwrap_or_else(|| reason.to_owned())
 }

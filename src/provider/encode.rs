@@ -91,3 +91,10 @@ impl<'a> Media<'a> {
             .any(|m| m.eq_ignore_ascii_case(self.mime_type))
     }
 }
+
+/// For serde's `skip_serializing_if`, which passes a reference: a flag
+/// written only when it is true.
+#[allow(clippy::trivially_copy_pass_by_ref)]
+pub(crate) fn is_false(value: &bool) -> bool {
+    !*value
+}

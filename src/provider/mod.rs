@@ -3,17 +3,18 @@
 //! ([`openai_chat`]), OpenAI Responses ([`openai_responses`]), Anthropic
 //! Messages ([`anthropic`]), Gemini ([`gemini`]) and MCP ([`mcp`]).
 //!
-//! Each provider module has the same four verbs:
+//! Each provider module has the same verbs:
 //!
 //! - `read_calls(&str)`: the calls of one assistant turn, from the
 //!   provider's own JSON, as [`Call`]s (a malformed message is a
 //!   [`ReadCallsError`] naming the path and the value);
 //! - `declare(&tool)` and `declare_tools(&tools)`: the function
 //!   declarations the provider expects;
-//! - `render(call, &result, policy)`: one result as the provider's block
-//!   (MCP: `render(&result, structured)`);
 //! - `reply(&answers, policy)`: the message(s) answering a whole turn, in
-//!   call order, from anything [`Answered`] (the toolbox's outcomes).
+//!   call order, from anything [`Answered`] (the toolbox's outcomes);
+//! - `render(call, &result, policy)`: one result as the provider's block,
+//!   where the provider has one (MCP: `render(&result, structured)`; Chat
+//!   Completions has only whole-turn messages).
 //!
 //! Rendering borrows: text is never copied and inline bytes are
 //! base64-encoded straight into the output when the value is serialised. A

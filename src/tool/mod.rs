@@ -78,7 +78,7 @@ pub use function::{FunctionTool, function};
 pub use name::InvalidToolName;
 pub(crate) use name::{check as check_name, shown as shown_name};
 pub use panic::ToolPanicked;
-pub(crate) use panic::catch_future;
+pub(crate) use panic::{catch_future, drop_quietly};
 pub use returns::ToolReturn;
 pub use safety::ToolSafety;
 pub(crate) use schema::is_object_schema;

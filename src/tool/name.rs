@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::canonical::shorten;
+
 /// The longest tool name, in bytes (OpenAI, Anthropic and Gemini all stop at 64).
 const MAX_LEN: usize = 64;
 
@@ -90,13 +92,5 @@ pub(crate) fn check(name: &str) -> Result<(), InvalidToolName> {
 /// The name as the error shows it: its first 64 characters, control
 /// characters escaped, then `…` when there were more.
 pub(crate) fn shown(name: &str) -> String {
-    let (kept, cut) = match name.char_indices().nth(MAX_LEN) {
-        Some((at, _)) => (name.get(..at).unwrap_or(name), true),
-        None => (name, false),
-    };
-    let mut shown: String = kept.escape_debug().collect();
-    if cut {
-        shown.push('…');
-    }
-    shown
+    shorten(name).escape_debug().collect()
 }

@@ -103,7 +103,7 @@ where
 /// Drops `value`, catching a panic of its destructor. The payload of that
 /// second panic is leaked rather than dropped: its destructor could panic
 /// in turn, and nothing may unwind out of a tool call.
-fn drop_quietly<T>(value: T) {
+pub(crate) fn drop_quietly<T>(value: T) {
     if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
         std::mem::forget(payload);
     }
@@ -123,6 +123,14 @@ impl<'a, F: Future<Output = Lowered> + Unpin> CatchPanic<'a, F> {
             tool,
             inner: Some(inner),
         }
+    }
+}
+
+/// A call dropped before it finished (a timeout, a cancelled turn) drops
+/// the tool's future here, under a catch: its state's `Drop` may panic too.
+impl<F> Drop for CatchPanic<'_, F> {
+    fn drop(&mut self) {
+        drop_quietly(self.inner.take());
     }
 }
 

@@ -18,7 +18,7 @@ use super::{CallOutcome, TimedOut, Toolbox, UnknownTool};
 use crate::canonical::Answer;
 use crate::provider::{Arguments, Call};
 use crate::retry::{Cancelled, Decision, RetryPolicy};
-use crate::tool::{InvalidArguments, Tool, ToolPanicked, catch_future, shown_name};
+use crate::tool::{InvalidArguments, Tool, ToolPanicked, catch_future, drop_quietly, shown_name};
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 
 /// Why a call could not be resumed.
@@ -266,7 +266,12 @@ impl Toolbox {
                 let lowered =
                     attempt_once(registered, &call.arguments, timeout, answer.as_ref()).await;
                 match decide(policy, registered, &lowered, attempt) {
-                    Decision::Retry(delay) => tokio::time::sleep(delay).await,
+                    Decision::Retry(delay) => {
+                        // The failure's source is the tool's own error,
+                        // whose `Drop` may panic.
+                        drop_quietly(lowered);
+                        tokio::time::sleep(delay).await;
+                    }
                     Decision::Stop(_) => return (lowered, attempt),
                 }
             }

@@ -39,7 +39,7 @@ pub fn declare<T: Tool + ?Sized>(tool: &T) -> AnthropicDeclaration<'_> {
 }
 
 /// The declarations of all of `tools`, in order: the provider's `tools`
-/// array (a [`Toolbox`](crate::toolbox::Toolbox)'s `tools()`, say).
+/// array (a toolbox's `tools()`, say).
 ///
 /// ```
 /// use toolresult::provider::anthropic;

@@ -40,14 +40,8 @@ const PDF: &str = "application/pdf";
 pub struct ToolResultBlock<'a> {
     tool_use_id: &'a str,
     content: Content<'a>,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "crate::provider::encode::is_false")]
     is_error: bool,
-}
-
-// serde's `skip_serializing_if` takes a reference.
-#[allow(clippy::trivially_copy_pass_by_ref)]
-fn is_false(value: &bool) -> bool {
-    !*value
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -134,7 +134,7 @@ impl TryFrom<McpDeclaration<'_>> for rmcp::model::Tool {
 }
 
 /// The declarations of all of `tools`, in order: the provider's `tools`
-/// array (a [`Toolbox`](crate::toolbox::Toolbox)'s `tools()`, say).
+/// array (a toolbox's `tools()`, say).
 ///
 /// ```
 /// use toolresult::provider::mcp;

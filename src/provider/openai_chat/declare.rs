@@ -21,13 +21,8 @@ struct ChatFunction<'a> {
     name: &'a str,
     description: &'a str,
     parameters: &'a Schema,
-    #[serde(skip_serializing_if = "is_false")]
+    #[serde(skip_serializing_if = "crate::provider::encode::is_false")]
     strict: bool,
-}
-
-/// For `skip_serializing_if`, which passes a reference.
-fn is_false(value: &bool) -> bool {
-    !*value
 }
 
 impl OpenAiChatDeclaration<'_> {
@@ -72,7 +67,7 @@ pub fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiChatDeclaration<'_> {
 }
 
 /// The declarations of all of `tools`, in order: the provider's `tools`
-/// array (a [`Toolbox`](crate::toolbox::Toolbox)'s `tools()`, say).
+/// array (a toolbox's `tools()`, say).
 ///
 /// ```
 /// use toolresult::provider::openai_chat;

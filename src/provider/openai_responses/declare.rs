@@ -66,7 +66,7 @@ pub fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiResponsesDeclaration<'_> {
 }
 
 /// The declarations of all of `tools`, in order: the provider's `tools`
-/// array (a [`Toolbox`](crate::toolbox::Toolbox)'s `tools()`, say).
+/// array (a toolbox's `tools()`, say).
 ///
 /// ```
 /// use toolresult::provider::openai_responses;
