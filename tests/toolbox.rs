@@ -888,3 +888,36 @@ fn a_retried_failure_whose_source_drop_panics_cannot_escape() {
         assert_eq!(outcomes[0].attempts, 2);
     });
 }
+
+#[test]
+fn off_the_executor_a_tool_reads_its_arguments_as_on_it() {
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct X {
+        x: f64,
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_time()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut toolbox = Toolbox::new();
+        toolbox
+            .register(tool::function("on", "On the executor", |a: X| a.x.to_string()).unwrap())
+            .unwrap();
+        toolbox
+            .register(tool::function("off", "Off the executor", |a: X| a.x.to_string()).unwrap())
+            .unwrap()
+            .off_executor();
+        // An unknown field with a number beyond f64 is skipped unread on both paths.
+        let text = r#"{"x": 1.5, "extra": 1e999}"#;
+        let outcomes = toolbox
+            .run([
+                Call::new("c1", "on", Arguments::Text(text.to_owned())),
+                Call::new("c2", "off", Arguments::Text(text.to_owned())),
+            ])
+            .await;
+        assert_eq!(outcomes[0].lowered.result.output, "1.5");
+        assert_eq!(outcomes[1].lowered.result.output, "1.5");
+    });
+}

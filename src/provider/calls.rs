@@ -303,6 +303,8 @@ pub(crate) fn not_empty(
 pub(crate) struct Turn {
     style: &'static str,
     calls: Vec<Call>,
+    /// The item index of each call, kept only once one differs from the
+    /// call's position (a message whose every item is a call needs none).
     id_paths: Vec<usize>,
 }
 
@@ -317,8 +319,19 @@ impl Turn {
 
     /// Adds the call found at item `index` of the message.
     pub(crate) fn push(&mut self, index: usize, call: Call) {
+        let position = self.calls.len();
+        if self.id_paths.is_empty() && index != position {
+            self.id_paths.extend(0..position);
+        }
+        if !self.id_paths.is_empty() {
+            self.id_paths.push(index);
+        }
         self.calls.push(call);
-        self.id_paths.push(index);
+    }
+
+    /// The item index of the call at `position`.
+    fn index_of(&self, position: usize) -> usize {
+        self.id_paths.get(position).copied().unwrap_or(position)
     }
 
     /// The calls in order, once no two share a non-empty id; `id_path`
@@ -329,21 +342,21 @@ impl Turn {
     ) -> Result<Vec<Call>, ReadCallsError> {
         // A turn of a few calls compares ids pairwise; a map pays off
         // only for long turns.
-        let few = self.calls.len() <= 16;
-        let mut seen: HashMap<&str, usize> = HashMap::new();
-        for (position, (call, &index)) in self.calls.iter().zip(&self.id_paths).enumerate() {
+        let mut seen: Option<HashMap<&str, usize>> = None;
+        for (position, call) in self.calls.iter().enumerate() {
             if call.id.is_empty() {
                 continue;
             }
-            let earlier = if few {
+            let index = self.index_of(position);
+            let earlier = if self.calls.len() <= 16 {
                 self.calls
                     .iter()
-                    .zip(&self.id_paths)
                     .take(position)
-                    .find(|(other, _)| other.id == call.id)
-                    .map(|(_, &first)| first)
+                    .position(|other| other.id == call.id)
+                    .map(|first| self.index_of(first))
             } else {
-                seen.insert(&call.id, index)
+                seen.get_or_insert_with(HashMap::new)
+                    .insert(&call.id, index)
             };
             if let Some(first) = earlier {
                 return Err(ReadCallsError::DuplicateId {

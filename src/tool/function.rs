@@ -12,7 +12,7 @@ use super::arguments::InvalidArguments;
 use super::definition::{Definition, defined_tool, definition_accessors};
 use super::name::InvalidToolName;
 use super::panic::catch_blocking;
-use super::{Tool, ToolReturn};
+use super::{Tool, ToolReturn, sealed};
 use crate::Lowered;
 
 /// A synchronous typed function as a tool; build it with [`function`].
@@ -123,5 +123,12 @@ where
 
     fn call_blocking(&self, args: Value) -> Option<Lowered> {
         Some(self.run(|| InvalidArguments::decode(args)))
+    }
+
+    fn call_now(&self, arguments: sealed::Args<'_>, _: sealed::Now) -> Option<Lowered> {
+        Some(match arguments {
+            sealed::Args::Text(text) => self.run(|| InvalidArguments::decode_text(text)),
+            sealed::Args::Json(value) => self.run(|| InvalidArguments::decode(value.clone())),
+        })
     }
 }

@@ -82,6 +82,7 @@ pub(crate) use panic::{catch_future, drop_quietly};
 pub use returns::ToolReturn;
 pub use safety::ToolSafety;
 pub(crate) use schema::is_object_schema;
+pub(crate) use sealed::{Args as ArgsRef, Now};
 
 /// A tool the model can call, whatever its argument, success and error
 /// types: object-safe, so tools of many types share a `Vec<Box<dyn Tool>>`.
@@ -161,6 +162,34 @@ pub trait Tool: Send + Sync {
         drop(args);
         None
     }
+
+    /// Not part of the API (its argument cannot be named outside the
+    /// crate): the toolbox's fast path, the answer of a synchronous tool
+    /// called in place with a call's arguments as the provider sent them;
+    /// `None` for a tool that must be awaited.
+    #[doc(hidden)]
+    fn call_now(&self, arguments: sealed::Args<'_>, _: sealed::Now) -> Option<Lowered> {
+        let _ = arguments;
+        None
+    }
+}
+
+/// What keeps [`Tool::call_now`] inside the crate: its argument type
+/// cannot be named outside it, so it can be neither called nor overridden
+/// there.
+pub(crate) mod sealed {
+    /// The token [`Tool::call_now`](super::Tool::call_now) takes.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Now;
+
+    /// A call's arguments as the provider sent them, borrowed.
+    #[derive(Debug, Clone, Copy)]
+    pub enum Args<'a> {
+        /// JSON text (OpenAI's `arguments`).
+        Text(&'a str),
+        /// A JSON value.
+        Json(&'a serde_json::Value),
+    }
 }
 
 macro_rules! forward_tool {
@@ -193,6 +222,9 @@ macro_rules! forward_tool {
             }
             fn call_blocking(&self, args: Value) -> Option<Lowered> {
                 (**self).call_blocking(args)
+            }
+            fn call_now(&self, arguments: sealed::Args<'_>, now: sealed::Now) -> Option<Lowered> {
+                (**self).call_now(arguments, now)
             }
         }
     )*};

@@ -18,7 +18,9 @@ use super::{CallOutcome, TimedOut, Toolbox, UnknownTool};
 use crate::canonical::Answer;
 use crate::provider::{Arguments, Call};
 use crate::retry::{Cancelled, Decision, RetryPolicy};
-use crate::tool::{InvalidArguments, Tool, ToolPanicked, catch_future, drop_quietly, shown_name};
+use crate::tool::{
+    ArgsRef, InvalidArguments, Now, Tool, ToolPanicked, catch_future, drop_quietly, shown_name,
+};
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 
 /// Why a call could not be resumed.
@@ -95,6 +97,19 @@ impl Toolbox {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub async fn run(&self, calls: impl IntoIterator<Item = Call>) -> Vec<CallOutcome> {
+        let mut calls = calls.into_iter();
+        if calls.size_hint().1 == Some(1)
+            && let Some(call) = calls.next()
+        {
+            // One call, never cancelled: nothing to schedule or race.
+            let tried = AtomicU32::new(0);
+            let (lowered, attempts) = self.answer(&call, None, &tried).await;
+            return vec![CallOutcome {
+                call,
+                lowered,
+                attempts,
+            }];
+        }
         self.run_until(calls, std::future::pending()).await
     }
 
@@ -235,16 +250,16 @@ impl Toolbox {
     }
 
     /// One call, answered: looked up, attempted, retried as the policy says.
-    async fn answer(
-        &self,
-        call: &Call,
+    fn answer<'a>(
+        &'a self,
+        call: &'a Call,
         answer: Option<Arc<Answer>>,
-        tried: &AtomicU32,
-    ) -> (Lowered, u32) {
+        tried: &'a AtomicU32,
+    ) -> impl Future<Output = (Lowered, u32)> + 'a {
         let answering = self.answer_untraced(call, answer, tried);
         #[cfg(feature = "tracing")]
         let answering = super::span::traced(call, answering);
-        answering.await
+        answering
     }
 
     async fn answer_untraced(
@@ -258,25 +273,21 @@ impl Toolbox {
         };
         let policy = registered.options.retry.as_ref().unwrap_or(&self.retry);
         let timeout = registered.options.timeout.unwrap_or(self.timeout);
-        let run = async {
-            let mut attempt: u32 = 0;
-            loop {
-                attempt = attempt.saturating_add(1);
-                tried.store(attempt, Ordering::Relaxed);
-                let lowered =
-                    attempt_once(registered, &call.arguments, timeout, answer.as_ref()).await;
-                match decide(policy, registered, &lowered, attempt) {
-                    Decision::Retry(delay) => {
-                        // The failure's source is the tool's own error,
-                        // whose `Drop` may panic.
-                        drop_quietly(lowered);
-                        tokio::time::sleep(delay).await;
-                    }
-                    Decision::Stop(_) => return (lowered, attempt),
+        let mut attempt: u32 = 0;
+        loop {
+            attempt = attempt.saturating_add(1);
+            tried.store(attempt, Ordering::Relaxed);
+            let lowered = attempt_once(registered, &call.arguments, timeout, answer.as_ref()).await;
+            match decide(policy, registered, &lowered, attempt) {
+                Decision::Retry(delay) => {
+                    // The failure's source is the tool's own error, whose
+                    // `Drop` may panic.
+                    drop_quietly(lowered);
+                    tokio::time::sleep(delay).await;
                 }
+                Decision::Stop(_) => return (lowered, attempt),
             }
-        };
-        run.await
+        }
     }
 
     /// The answer to a call of a tool the toolbox does not have: the tools
@@ -324,7 +335,7 @@ async fn attempt_once(
     }
     match on_executor(&**tool, arguments, answer.cloned()) {
         Started::Running(call) => within(timeout, name, call).await,
-        Started::Panicked(panicked) => *panicked,
+        Started::Done(done) => done,
     }
 }
 
@@ -357,32 +368,42 @@ async fn within(
 }
 
 /// The tool's own call future, to run in this task; the answer already,
-/// when building the future panicked.
+/// when a synchronous tool answered in place or building the future
+/// panicked.
 fn on_executor<'a>(
     tool: &'a dyn Tool,
     arguments: &'a Arguments,
     answer: Option<Arc<Answer>>,
 ) -> Started<impl Future<Output = Lowered> + Send + 'a> {
     let name = tool.name();
-    // Building the future runs code of the tool's too: a panic there is caught.
-    let start = || match arguments {
-        Arguments::Text(text) => tool.call_json(text),
-        Arguments::Json(value) => tool.call(value.clone()),
+    // A synchronous tool answers in place, with no future to build, box
+    // or poll; building an async tool's future runs code of the tool's
+    // too. Either way, a panic there is caught.
+    let start = || match tool.call_now(borrowed(arguments), Now) {
+        Some(done) => Started::Done(done),
+        None => Started::Running(match arguments {
+            Arguments::Text(text) => tool.call_json(text),
+            Arguments::Json(value) => tool.call(value.clone()),
+        }),
     };
     let started = catch_unwind(AssertUnwindSafe(|| match &answer {
         Some(_) => with_answer(answer.as_ref(), start),
         None => start(),
     }));
     match started {
-        Ok(call) => Started::Running(catch_future(name, WithAnswer::new(answer, call))),
-        Err(payload) => Started::Panicked(Box::new(ToolPanicked::caught(name, payload))),
+        Ok(Started::Running(call)) => {
+            Started::Running(catch_future(name, WithAnswer::new(answer, call)))
+        }
+        Ok(Started::Done(done)) => Started::Done(done),
+        Err(payload) => Started::Done(ToolPanicked::caught(name, payload)),
     }
 }
 
-/// A call's future, or the answer of a tool that panicked building it.
+/// A call's future, or its answer already: a synchronous tool's, or that of
+/// a tool that panicked building its future.
 enum Started<F> {
     Running(F),
-    Panicked(Box<Lowered>),
+    Done(Lowered),
 }
 
 /// The tool's blocking call on tokio's blocking pool; an async tool (one
@@ -398,6 +419,11 @@ fn off_executor<'a>(
     Box::pin(async move {
         let joined = tokio::task::spawn_blocking(move || {
             with_answer(worker_answer.as_ref(), || {
+                // A synchronous tool decodes the arguments as it would on
+                // the executor; any other tool gets the parsed value.
+                if let Some(lowered) = worker.call_now(borrowed(&owned), Now) {
+                    return Some(lowered);
+                }
                 let value = match owned {
                     Arguments::Json(value) => value,
                     Arguments::Text(text) => match InvalidArguments::parse(&text) {
@@ -413,7 +439,7 @@ fn off_executor<'a>(
             Ok(Some(lowered)) => lowered,
             Ok(None) => match on_executor(&*tool, arguments, answer) {
                 Started::Running(call) => call.await,
-                Started::Panicked(panicked) => *panicked,
+                Started::Done(done) => done,
             },
             Err(join) => match join.try_into_panic() {
                 Ok(payload) => ToolPanicked::caught(tool.name(), payload),
@@ -421,6 +447,14 @@ fn off_executor<'a>(
             },
         }
     })
+}
+
+/// The arguments as the tools' crate-private fast path takes them.
+fn borrowed(arguments: &Arguments) -> ArgsRef<'_> {
+    match arguments {
+        Arguments::Text(text) => ArgsRef::Text(text),
+        Arguments::Json(value) => ArgsRef::Json(value),
+    }
 }
 
 /// The answer to a call that did not finish within its timeout: a
