@@ -64,6 +64,29 @@ macro_rules! defined_tool {
             /// error, a panic) with `formatter`, which sees the error's type
             /// and I/O kind, never its text. The default is
             /// [`UnexpectedError::default_message`](crate::UnexpectedError::default_message).
+            ///
+            /// ```
+            /// use toolresult::tool::{self, Tool};
+            /// use toolresult::{Failure, ToolError, UnexpectedError};
+            ///
+            /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+            /// struct Path { path: String }
+            ///
+            /// fn terse(e: &UnexpectedError) -> ToolError {
+            ///     ToolError::new("internal error").with_suggestion(format!("report `{}`", e.type_name))
+            /// }
+            ///
+            /// let read = tool::function("read", "Read a file", |p: Path| -> Result<String, Failure> {
+            ///     Ok(std::fs::read_to_string(p.path)?)
+            /// })?
+            /// .with_unexpected_message(terse);
+            /// let lowered = read.call_blocking(serde_json::json!({"path": "/no/such/file"})).unwrap();
+            /// assert_eq!(
+            ///     lowered.result.output,
+            ///     r#"{"error":{"message":"internal error","suggestion":"report `std::io::Error`"}}"#
+            /// );
+            /// # Ok::<(), toolresult::tool::InvalidToolName>(())
+            /// ```
             pub fn with_unexpected_message(
                 mut self,
                 formatter: fn(&$crate::UnexpectedError) -> $crate::ToolError,

@@ -92,6 +92,11 @@ impl Toolbox {
     ///     outcomes[1].lowered.result.output,
     ///     r#"{"error":{"message":"there is no tool named `sub`","suggestion":"call one of: `add`"}}"#
     /// );
+    /// // Rust keeps what happened: the unknown name, and no attempt made.
+    /// let unknown = outcomes[1].lowered.diagnostics.source().unwrap();
+    /// assert_eq!(unknown.downcast_ref::<toolresult::toolbox::UnknownTool>().unwrap().name(), "sub");
+    /// assert_eq!(outcomes[1].attempts, 0);
+    /// assert!(!outcomes[1].is_pending());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// # })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -10,20 +10,17 @@ use std::error::Error as StdError;
 use crate::ToolError;
 
 /// What is known of an unexpected error without reading its text: what a
-/// tool's own wording of unexpected errors is given (see
-/// `FunctionTool::with_unexpected_message` in [`tool`](crate::tool)).
+/// tool's own wording of unexpected errors is given
+/// ([`FunctionTool::with_unexpected_message`](crate::tool::FunctionTool::with_unexpected_message)).
 ///
 /// ```
-/// use toolresult::{Failure, UnexpectedError};
+/// use toolresult::Failure;
 ///
 /// let failure = Failure::unexpected(std::io::Error::from(std::io::ErrorKind::NotFound));
 /// assert_eq!(
 ///     failure.error().message,
 ///     "the tool failed with an unexpected error (std::io::Error, kind NotFound)"
 /// );
-/// fn terse(e: &UnexpectedError) -> toolresult::ToolError {
-///     toolresult::ToolError::new(format!("internal error ({})", e.type_name))
-/// }
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
