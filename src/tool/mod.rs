@@ -76,12 +76,15 @@ pub use arguments::InvalidArguments;
 pub use async_function::{AsyncFunctionTool, async_function};
 pub use function::{FunctionTool, function};
 pub use name::InvalidToolName;
+#[cfg(feature = "toolbox")]
 pub(crate) use name::{check as check_name, shown as shown_name};
 pub use panic::ToolPanicked;
+#[cfg(feature = "toolbox")]
 pub(crate) use panic::{catch_future, drop_quietly};
 pub use returns::ToolReturn;
 pub use safety::ToolSafety;
 pub(crate) use schema::is_object_schema;
+#[cfg(feature = "toolbox")]
 pub(crate) use sealed::{Args as ArgsRef, Now};
 
 /// A tool the model can call, whatever its argument, success and error

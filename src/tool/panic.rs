@@ -93,6 +93,7 @@ pub(crate) fn catch_blocking(tool: &str, body: impl FnOnce() -> Lowered) -> Lowe
 
 /// `inner`, with a panic in any of its polls lowered into the
 /// [`ToolPanicked`] result.
+#[cfg(feature = "toolbox")]
 pub(crate) fn catch_future<F>(tool: &str, inner: F) -> CatchPanic<'_, F>
 where
     F: Future<Output = Lowered> + Unpin,

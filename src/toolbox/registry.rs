@@ -89,7 +89,7 @@ impl ToolOptions {
     /// Without it a synchronous tool runs inside the turn's task, as any
     /// synchronous code in async code does: while its body runs, nothing
     /// else on that executor thread does, and a timeout cannot interrupt it
-    /// (it is noticed when the body returns). Off the executor, a call that
+    /// (its answer is taken whenever the body returns). Off the executor, a call that
     /// times out is answered at once; its thread runs the body to its end
     /// in the background. An async tool ignores this setting.
     pub fn off_executor(&mut self) -> &mut Self {
