@@ -309,10 +309,11 @@ pub(crate) struct Turn {
 }
 
 impl Turn {
-    pub(crate) fn new(style: &'static str) -> Self {
+    /// A turn of `calls` calls: the list is made at its length once.
+    pub(crate) fn with_capacity(style: &'static str, calls: usize) -> Self {
         Self {
             style,
-            calls: Vec::new(),
+            calls: Vec::with_capacity(calls),
             id_paths: Vec::new(),
         }
     }

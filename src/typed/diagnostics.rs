@@ -32,34 +32,74 @@ use super::unexpected::{UnexpectedError, model_facing_type_name};
 /// ```
 #[derive(Default)]
 pub struct Diagnostics {
-    pub(crate) source: Option<anyhow::Error>,
-    pub(crate) source_type: Option<&'static str>,
-    pub(crate) transient: Option<bool>,
-    pub(crate) retry_after: Option<Duration>,
+    /// Empty (`None`) for a success and for a failure with no source and no
+    /// hint: one null pointer, so a lowered result stays small as it moves.
+    known: Option<Box<Known>>,
+}
+
+/// What diagnostics hold, once there is anything.
+#[derive(Default)]
+struct Known {
+    source: Option<anyhow::Error>,
+    source_type: Option<&'static str>,
+    transient: Option<bool>,
+    retry_after: Option<Duration>,
     /// Set when the model-facing error was made from the source alone, so a
     /// tool's own formatter can word it again.
-    pub(crate) unexpected: Option<UnexpectedError>,
+    unexpected: Option<UnexpectedError>,
 }
 
 impl Diagnostics {
+    /// The fields, made when first set.
+    fn known_mut(&mut self) -> &mut Known {
+        self.known.get_or_insert_with(Box::default)
+    }
+
     pub(crate) fn set_source<X>(&mut self, source: X)
     where
         X: Into<anyhow::Error>,
     {
-        self.source_type = Some(model_facing_type_name::<X>());
-        self.source = Some(source.into());
+        self.set_source_named(source.into(), model_facing_type_name::<X>());
+    }
+
+    pub(crate) fn set_source_named(&mut self, source: anyhow::Error, type_name: &'static str) {
+        let known = self.known_mut();
+        known.source_type = Some(type_name);
+        known.source = Some(source);
+    }
+
+    pub(crate) fn set_transient(&mut self, transient: bool) {
+        self.known_mut().transient = Some(transient);
+    }
+
+    pub(crate) fn set_retry_after(&mut self, delay: Duration) {
+        self.known_mut().retry_after = Some(delay);
+    }
+
+    /// The unexpected error the model-facing error was made from, if any.
+    pub(crate) fn unexpected(&self) -> Option<UnexpectedError> {
+        self.known.as_ref()?.unexpected
+    }
+
+    pub(crate) fn set_unexpected(&mut self, unexpected: Option<UnexpectedError>) {
+        match (unexpected, &mut self.known) {
+            (Some(unexpected), _) => self.known_mut().unexpected = Some(unexpected),
+            (None, Some(known)) => known.unexpected = None,
+            // Nothing to clear: stay empty.
+            (None, None) => {}
+        }
     }
 
     /// The source error: downcast it with `downcast_ref`, walk it with `chain`.
     #[must_use]
     pub fn source(&self) -> Option<&anyhow::Error> {
-        self.source.as_ref()
+        self.known.as_ref()?.source.as_ref()
     }
 
     /// The source error, taken out.
     #[must_use]
     pub fn into_source(self) -> Option<anyhow::Error> {
-        self.source
+        self.known?.source
     }
 
     /// The name of the source error's type, as the crate shows it
@@ -67,27 +107,27 @@ impl Diagnostics {
     /// the source's text.
     #[must_use]
     pub fn source_type_name(&self) -> Option<&'static str> {
-        self.source_type
+        self.known.as_ref()?.source_type
     }
 
     /// The transient hint: `Some(true)` retry, `Some(false)` never, `None`
     /// let the retry policy decide from the source.
     #[must_use]
     pub fn is_transient(&self) -> Option<bool> {
-        self.transient
+        self.known.as_ref()?.transient
     }
 
     /// The delay asked for before a retry.
     #[must_use]
     pub fn retry_after(&self) -> Option<Duration> {
-        self.retry_after
+        self.known.as_ref()?.retry_after
     }
 
     /// The backtrace of the source, when one was captured (by anyhow, with
     /// `RUST_BACKTRACE` or `RUST_LIB_BACKTRACE` set).
     #[must_use]
     pub fn backtrace(&self) -> Option<&Backtrace> {
-        let backtrace = self.source.as_ref()?.backtrace();
+        let backtrace = self.source()?.backtrace();
         (backtrace.status() == BacktraceStatus::Captured).then_some(backtrace)
     }
 }
@@ -95,9 +135,9 @@ impl Diagnostics {
 impl fmt::Debug for Diagnostics {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Diagnostics")
-            .field("source_type", &self.source_type)
-            .field("transient", &self.transient)
-            .field("retry_after", &self.retry_after)
+            .field("source_type", &self.source_type_name())
+            .field("transient", &self.is_transient())
+            .field("retry_after", &self.retry_after())
             .finish()
     }
 }

@@ -103,19 +103,19 @@ impl<E> Failure<E> {
 
     /// Marks the failure transient: worth retrying.
     pub fn transient(mut self) -> Self {
-        self.diagnostics.transient = Some(true);
+        self.diagnostics.set_transient(true);
         self
     }
 
     /// Marks the failure permanent: never worth retrying.
     pub fn permanent(mut self) -> Self {
-        self.diagnostics.transient = Some(false);
+        self.diagnostics.set_transient(false);
         self
     }
 
     /// The same failure with a delay before any retry.
     pub fn with_retry_after(mut self, delay: Duration) -> Self {
-        self.diagnostics.retry_after = Some(delay);
+        self.diagnostics.set_retry_after(delay);
         self
     }
 
@@ -148,7 +148,7 @@ impl<E> Failure<E> {
         let mut diagnostics = self.diagnostics;
         // The new error is the caller's own wording: a tool's formatter of
         // unexpected errors must not replace it.
-        diagnostics.unexpected = None;
+        diagnostics.set_unexpected(None);
         Failure {
             error: f(self.error),
             diagnostics,
@@ -167,9 +167,8 @@ impl Failure<ToolError> {
         let source: anyhow::Error = source.into();
         let known = UnexpectedError::describe(type_name, source.as_ref());
         let mut failure = Self::new(known.default_error());
-        failure.diagnostics.source = Some(source);
-        failure.diagnostics.source_type = Some(type_name);
-        failure.diagnostics.unexpected = Some(known);
+        failure.diagnostics.set_source_named(source, type_name);
+        failure.diagnostics.set_unexpected(Some(known));
         failure
     }
 }

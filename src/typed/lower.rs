@@ -80,7 +80,7 @@ impl Lowered {
     /// Words an unexpected failure's model-facing error again with a tool's
     /// own formatter; anything else is left as it is.
     pub(crate) fn reword_unexpected(&mut self, formatter: fn(&UnexpectedError) -> ToolError) {
-        let Some(known) = self.diagnostics.unexpected else {
+        let Some(known) = self.diagnostics.unexpected() else {
             return;
         };
         if let Ok(output) = json::failure_output(&formatter(&known)) {

@@ -46,8 +46,13 @@ const STYLE: &str = "anthropic message";
 /// ```
 pub fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
     let Object(message): Object<Message<'_>> = calls::parse(STYLE, "", message)?;
-    let mut turn = Turn::new(STYLE);
-    for (index, block) in message.content.0.into_iter().enumerate() {
+    let blocks = message.content.0;
+    let uses = blocks
+        .iter()
+        .filter(|block| block.kind == "tool_use")
+        .count();
+    let mut turn = Turn::with_capacity(STYLE, uses);
+    for (index, block) in blocks.into_iter().enumerate() {
         if block.kind != "tool_use" {
             continue;
         }

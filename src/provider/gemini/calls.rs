@@ -62,8 +62,13 @@ pub fn read_calls(content: &str) -> Result<Vec<Call>, ReadCallsError> {
             "expected a candidate's content (`candidates[0].content`), found a whole response",
         ));
     }
-    let mut turn = Turn::new(STYLE);
-    for (index, part) in content.parts.unwrap_or_default().into_iter().enumerate() {
+    let parts = content.parts.unwrap_or_default();
+    let calls = parts
+        .iter()
+        .filter(|part| part.function_call.is_some())
+        .count();
+    let mut turn = Turn::with_capacity(STYLE, calls);
+    for (index, part) in parts.into_iter().enumerate() {
         let Some(call) = part.function_call else {
             continue;
         };

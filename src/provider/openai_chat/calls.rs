@@ -54,13 +54,9 @@ pub fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
             "expected an assistant message (a completion's `choices[0].message`), found a whole completion",
         ));
     }
-    let mut turn = Turn::new(STYLE);
-    for (index, call) in message
-        .tool_calls
-        .unwrap_or_default()
-        .into_iter()
-        .enumerate()
-    {
+    let tool_calls = message.tool_calls.unwrap_or_default();
+    let mut turn = Turn::with_capacity(STYLE, tool_calls.len());
+    for (index, call) in tool_calls.into_iter().enumerate() {
         let at = || format!("tool_calls[{index}]");
         if call.kind != "function" {
             return Err(calls::invalid(

@@ -41,7 +41,11 @@ const STYLE: &str = "openai responses";
 /// ```
 pub fn read_calls(output: &str) -> Result<Vec<Call>, ReadCallsError> {
     let items: Vec<Item<'_>> = calls::parse(STYLE, "output", output)?;
-    let mut turn = Turn::new(STYLE);
+    let calls = items
+        .iter()
+        .filter(|item| item.kind == "function_call")
+        .count();
+    let mut turn = Turn::with_capacity(STYLE, calls);
     for (index, item) in items.into_iter().enumerate() {
         if item.kind != "function_call" {
             continue;
