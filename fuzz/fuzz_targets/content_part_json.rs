@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
 
     let _ = (
         part.describe(),
-        part.summary(),
+        (part.kind(), part.mime_type(), part.byte_len()),
         part.unsupported_placeholder(),
     );
     let _ = part.estimated_tokens();

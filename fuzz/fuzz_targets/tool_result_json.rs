@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
     for part in &result.parts {
         let _ = (
             part.describe(),
-            part.summary(),
+            (part.kind(), part.mime_type(), part.byte_len()),
             part.unsupported_placeholder(),
         );
     }

@@ -37,7 +37,7 @@ mod write_json;
 
 pub use limit::PartLimit;
 pub use media::MediaType;
-pub use part::{ContentPart, MediaSource, PartKind, PartSummary};
+pub use part::{ContentPart, MediaSource, PartKind};
 pub use part_error::PartError;
 pub use pending::{Answer, Request};
 pub use read::read;

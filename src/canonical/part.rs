@@ -7,7 +7,6 @@ use std::path::Path;
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use bytes::Bytes;
-use serde::Serialize;
 
 use super::base64_data::{decode_base64, decoded_len};
 use super::drain::{Drained, shown};
@@ -365,25 +364,6 @@ impl ContentPart {
         }
     }
 
-    /// The structured description: `{"type", "mimeType", "bytes"}`.
-    ///
-    /// ```
-    /// let part = toolresult::canonical::ContentPart::from_path("tests/fixtures/fixture.png")?;
-    /// assert_eq!(
-    ///     serde_json::to_string(&part.summary())?,
-    ///     r#"{"type":"image","mimeType":"image/png","bytes":82}"#
-    /// );
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[must_use]
-    pub fn summary(&self) -> PartSummary<'_> {
-        PartSummary {
-            kind: self.kind,
-            mime_type: self.mime_type(),
-            bytes: self.byte_len(),
-        }
-    }
-
     /// The text that stands in for a part a provider cannot carry:
     /// `[unsupported audio part (audio/wav, 41984 bytes)]`.
     #[must_use]
@@ -604,19 +584,6 @@ fn parse_data_url(url: &str, limit: PartLimit) -> Result<Option<(String, Bytes)>
 /// A mime type without its parameters: `text/plain` of `text/plain;charset=utf-8`.
 fn essence(mime_type: &str) -> &str {
     mime_type.split(';').next().unwrap_or_default()
-}
-
-/// The structured description of a part, from [`ContentPart::summary`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct PartSummary<'a> {
-    /// The part's kind.
-    #[serde(rename = "type")]
-    pub kind: PartKind,
-    /// Its mime type (none for text).
-    #[serde(rename = "mimeType", skip_serializing_if = "Option::is_none")]
-    pub mime_type: Option<&'a str>,
-    /// Its decoded byte count.
-    pub bytes: usize,
 }
 
 impl fmt::Debug for ContentPart {
