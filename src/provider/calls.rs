@@ -186,6 +186,38 @@ pub(crate) fn parse<'de, T: Deserialize<'de>>(
     Ok(value)
 }
 
+/// [`parse`] for a message that must be a JSON object ([`Object`]). A
+/// message that opens with `{` reads straight into `T`, as [`Object`]
+/// would read it; any other, and one that does not read, goes through
+/// [`Object`], to be refused or to say where it went wrong.
+pub(crate) fn parse_object<'de, T: Deserialize<'de>>(
+    style: &'static str,
+    root: &'static str,
+    message: &'de str,
+) -> Result<T, ReadCallsError> {
+    let first = message
+        .bytes()
+        .find(|byte| !matches!(byte, b' ' | b'\n' | b'\t' | b'\r'));
+    if first == Some(b'{')
+        && let Ok(value) = serde_json::from_str(message)
+    {
+        return Ok(value);
+    }
+    parse_other(style, root, message)
+}
+
+/// [`parse_object`]'s rare path: a message that is not an object, or does
+/// not read.
+#[cold]
+#[inline(never)]
+fn parse_other<'de, T: Deserialize<'de>>(
+    style: &'static str,
+    root: &'static str,
+    message: &'de str,
+) -> Result<T, ReadCallsError> {
+    parse(style, root, message).map(|Object(value)| value)
+}
+
 /// A message that must be a JSON object: serde's derived structs also read
 /// arrays, field by field, so `[]` would read as a message without calls.
 pub(crate) struct Object<T>(pub(crate) T);
@@ -330,44 +362,71 @@ impl Turn {
         self.calls.push(call);
     }
 
-    /// The item index of the call at `position`.
-    fn index_of(&self, position: usize) -> usize {
-        self.id_paths.get(position).copied().unwrap_or(position)
-    }
-
     /// The calls in order, once no two share a non-empty id; `id_path`
     /// says where the id of the call at an item index is.
     pub(crate) fn finish(
         self,
         id_path: impl Fn(usize) -> String,
     ) -> Result<Vec<Call>, ReadCallsError> {
-        // A turn of a few calls compares ids pairwise; a map pays off
-        // only for long turns.
-        let mut seen: Option<HashMap<&str, usize>> = None;
-        for (position, call) in self.calls.iter().enumerate() {
-            if call.id.is_empty() {
-                continue;
-            }
-            let index = self.index_of(position);
-            let earlier = if self.calls.len() <= 16 {
-                self.calls
-                    .iter()
-                    .take(position)
-                    .position(|other| other.id == call.id)
-                    .map(|first| self.index_of(first))
-            } else {
-                seen.get_or_insert_with(HashMap::new)
-                    .insert(&call.id, index)
-            };
-            if let Some(first) = earlier {
-                return Err(ReadCallsError::DuplicateId {
-                    style: self.style,
-                    id: call.id.clone(),
-                    path: id_path(index),
-                    first: id_path(first),
-                });
-            }
-        }
-        Ok(self.calls)
+        let Self {
+            style,
+            calls,
+            id_paths,
+        } = self;
+        distinct_ids(style, calls, |position| {
+            id_path(id_paths.get(position).copied().unwrap_or(position))
+        })
     }
+}
+
+/// `calls` in order, once no two share a non-empty id; `id_path` says where
+/// the id of the call at a position is (for a reader whose every item is a
+/// call).
+#[inline]
+pub(crate) fn distinct_ids(
+    style: &'static str,
+    calls: Vec<Call>,
+    id_path: impl Fn(usize) -> String,
+) -> Result<Vec<Call>, ReadCallsError> {
+    if calls.len() < 2 {
+        return Ok(calls);
+    }
+    match duplicate(&calls) {
+        None => Ok(calls),
+        Some((position, first)) => Err(ReadCallsError::DuplicateId {
+            style,
+            id: calls
+                .get(position)
+                .map(|call| call.id.clone())
+                .unwrap_or_default(),
+            path: id_path(position),
+            first: id_path(first),
+        }),
+    }
+}
+
+/// The positions of the first call whose non-empty id an earlier call has,
+/// and of that earlier call.
+fn duplicate(calls: &[Call]) -> Option<(usize, usize)> {
+    // A turn of a few calls compares ids pairwise; a map pays off only for
+    // long turns.
+    let mut seen: Option<HashMap<&str, usize>> = None;
+    for (position, call) in calls.iter().enumerate() {
+        if call.id.is_empty() {
+            continue;
+        }
+        let earlier = if calls.len() <= 16 {
+            calls
+                .iter()
+                .take(position)
+                .position(|other| other.id == call.id)
+        } else {
+            seen.get_or_insert_with(HashMap::new)
+                .insert(&call.id, position)
+        };
+        if let Some(first) = earlier {
+            return Some((position, first));
+        }
+    }
+    None
 }

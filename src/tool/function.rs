@@ -94,6 +94,7 @@ where
     R: ToolReturn,
     F: Fn(Args) -> R,
 {
+    #[inline]
     fn run(&self, args: impl FnOnce() -> Result<Args, InvalidArguments>) -> Lowered {
         let name = &self.definition.name;
         let lowered = catch_blocking(name, || match args() {

@@ -86,6 +86,7 @@ impl ToolPanicked {
 }
 
 /// Runs `body`, lowering a panic into the [`ToolPanicked`] result.
+#[inline]
 pub(crate) fn catch_blocking(tool: &str, body: impl FnOnce() -> Lowered) -> Lowered {
     catch_unwind(AssertUnwindSafe(body))
         .unwrap_or_else(|payload| ToolPanicked::caught(tool, payload))

@@ -9,6 +9,7 @@ use std::task::Poll;
 use std::time::Duration;
 
 use futures_util::StreamExt;
+use futures_util::future::Either;
 use futures_util::stream::FuturesUnordered;
 
 use super::answer::{WithAnswer, with_answer};
@@ -282,7 +283,10 @@ impl Toolbox {
         loop {
             attempt = attempt.saturating_add(1);
             tried.store(attempt, Ordering::Relaxed);
-            let lowered = attempt_once(registered, &call.arguments, timeout, answer.as_ref()).await;
+            let lowered = match start(registered, &call.arguments, answer.as_ref()) {
+                Started::Done(done) => done,
+                Started::Running(call) => within(timeout, registered.tool.name(), call).await,
+            };
             match decide(policy, registered, &lowered, attempt) {
                 Decision::Retry(delay) => {
                     // The failure's source is the tool's own error, whose
@@ -325,22 +329,23 @@ fn decide(
     policy.decide_and_notify(registered.tool.safety(), lowered, attempt)
 }
 
-/// One attempt of a call, under its timeout, with panics caught.
-async fn attempt_once(
-    registered: &Registered,
-    arguments: &Arguments,
-    timeout: Option<Duration>,
+/// An attempt of a call, started: the answer already when a synchronous
+/// tool answered in place (with no future to poll), else the call to wait
+/// for.
+#[inline]
+fn start<'a>(
+    registered: &'a Registered,
+    arguments: &'a Arguments,
     answer: Option<&Arc<Answer>>,
-) -> Lowered {
+) -> Started<impl Future<Output = Lowered> + Send + 'a> {
     let tool = &registered.tool;
-    let name = tool.name();
     if registered.options.off_executor {
         let call = off_executor(Arc::clone(tool), arguments, answer.cloned());
-        return within(timeout, name, call).await;
+        return Started::Running(Either::Left(call));
     }
     match on_executor(&**tool, arguments, answer.cloned()) {
-        Started::Running(call) => within(timeout, name, call).await,
-        Started::Done(done) => done,
+        Started::Running(call) => Started::Running(Either::Right(call)),
+        Started::Done(done) => Started::Done(done),
     }
 }
 
@@ -375,6 +380,7 @@ async fn within(
 /// The tool's own call future, to run in this task; the answer already,
 /// when a synchronous tool answered in place or building the future
 /// panicked.
+#[inline]
 fn on_executor<'a>(
     tool: &'a dyn Tool,
     arguments: &'a Arguments,
