@@ -76,11 +76,16 @@ fn hand_written_glue(message: &str) -> String {
     serde_json::to_string(&replies).unwrap()
 }
 
-fn one_call(c: &mut Criterion) {
-    let runtime = tokio::runtime::Builder::new_current_thread()
+/// The runtime an agent loop runs on: tokio's current-thread one, with its timer.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+fn one_call(c: &mut Criterion) {
+    let runtime = runtime();
     let mut toolbox = Toolbox::new();
     toolbox
         .register(
@@ -117,10 +122,7 @@ fn one_call(c: &mut Criterion) {
 fn sixteen_waits(c: &mut Criterion) {
     #[derive(Deserialize, schemars::JsonSchema)]
     struct NoArgs {}
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-        .unwrap();
+    let runtime = runtime();
     let mut toolbox = Toolbox::new();
     toolbox
         .register(

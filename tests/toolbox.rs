@@ -51,6 +51,20 @@ fn sleeper(name: &str, secs: u64) -> impl Tool {
     .with_safety(ToolSafety::ReadOnly)
 }
 
+/// A read-only tool named `flaky` that always fails transiently, and the
+/// count of its calls.
+fn always_busy() -> (impl Tool, Arc<AtomicU32>) {
+    let calls = Arc::new(AtomicU32::new(0));
+    let counter = Arc::clone(&calls);
+    let flaky = tool::function("flaky", "Flaky", move |_: NoArgs| {
+        counter.fetch_add(1, Ordering::SeqCst);
+        ToolResult::<u8>::fail(Failure::new(ToolError::new("busy")).transient())
+    })
+    .unwrap()
+    .with_safety(ToolSafety::ReadOnly);
+    (flaky, calls)
+}
+
 fn no_retries() -> RetryPolicy {
     RetryPolicy::new().max_attempts(1)
 }
@@ -375,24 +389,13 @@ fn transient_failures_are_retried_from_the_rust_channel() {
 #[test]
 fn a_per_tool_retry_policy_overrides_the_toolbox() {
     paused().block_on(async {
-        let calls = Arc::new(AtomicU32::new(0));
-        let counter = Arc::clone(&calls);
+        let (flaky, calls) = always_busy();
         let mut toolbox = Toolbox::new().retry(no_retries());
-        toolbox
-            .register(
-                tool::function("flaky", "Flaky", move |_: NoArgs| {
-                    counter.fetch_add(1, Ordering::SeqCst);
-                    ToolResult::<u8>::fail(Failure::new(ToolError::new("busy")).transient())
-                })
-                .unwrap()
-                .with_safety(ToolSafety::ReadOnly),
-            )
-            .unwrap()
-            .retry(
-                RetryPolicy::new()
-                    .max_attempts(5)
-                    .backoff(Backoff::constant(Duration::from_secs(1))),
-            );
+        toolbox.register(flaky).unwrap().retry(
+            RetryPolicy::new()
+                .max_attempts(5)
+                .backoff(Backoff::constant(Duration::from_secs(1))),
+        );
         let outcomes = toolbox.run([call("c1", "flaky", json!({}))]).await;
         assert_eq!(outcomes[0].attempts, 5);
         assert_eq!(calls.load(Ordering::SeqCst), 5);
@@ -536,22 +539,12 @@ fn cancelling_a_turn_answers_running_and_waiting_calls_as_cancelled() {
 #[test]
 fn a_cancelled_call_is_not_retried() {
     paused().block_on(async {
-        let attempts = Arc::new(AtomicU32::new(0));
-        let counter = Arc::clone(&attempts);
+        let (flaky, attempts) = always_busy();
         let policy = RetryPolicy::new()
             .max_attempts(10)
             .backoff(Backoff::constant(Duration::from_secs(1)));
         let mut toolbox = Toolbox::new().retry(policy);
-        toolbox
-            .register(
-                tool::function("flaky", "Flaky", move |_: NoArgs| {
-                    counter.fetch_add(1, Ordering::SeqCst);
-                    ToolResult::<u8>::fail(Failure::new(ToolError::new("busy")).transient())
-                })
-                .unwrap()
-                .with_safety(ToolSafety::ReadOnly),
-            )
-            .unwrap();
+        toolbox.register(flaky).unwrap();
         let outcomes = toolbox
             .run_until(
                 [call("c1", "flaky", json!({}))],

@@ -157,29 +157,7 @@ impl Toolbox {
         calls: impl IntoIterator<Item = Call>,
         cancelled: impl Future<Output = ()>,
     ) -> Vec<CallOutcome> {
-        let mut calls: Vec<Call> = calls.into_iter().collect();
-        if calls.len() == 1
-            && let Some(call) = calls.pop()
-        {
-            // One call (a common turn) needs no scheduling across calls.
-            let tried = AtomicU32::new(0);
-            let answered = {
-                let work = pin!(self.answer(&call, None, &tried));
-                let cancelled = pin!(cancelled);
-                tokio::select! {
-                    biased;
-                    () = cancelled => None,
-                    answer = work => Some(answer),
-                }
-            };
-            let (lowered, attempts) =
-                answered.unwrap_or_else(|| (cancelled_result(), tried.into_inner()));
-            return vec![CallOutcome {
-                call,
-                lowered,
-                attempts,
-            }];
-        }
+        let calls: Vec<Call> = calls.into_iter().collect();
         let mut answers: Vec<Option<(Lowered, u32)>> = calls.iter().map(|_| None).collect();
         // Attempts started so far, per call: what a cancelled call reports.
         let tried: Vec<AtomicU32> = calls.iter().map(|_| AtomicU32::new(0)).collect();

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::provider::calls::{self, Arguments, Call, Object, ReadCallsError, Turn};
+use crate::provider::calls::{self, Arguments, Call, ReadCallsError, Turn};
 
 const STYLE: &str = "anthropic message";
 
@@ -45,7 +45,7 @@ const STYLE: &str = "anthropic message";
 /// # Ok::<(), toolresult::provider::ReadCallsError>(())
 /// ```
 pub fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
-    let Object(message): Object<Message<'_>> = calls::parse(STYLE, "", message)?;
+    let message: Message<'_> = calls::parse_object(STYLE, "", message)?;
     let blocks = message.content.0;
     let uses = blocks
         .iter()

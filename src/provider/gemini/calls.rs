@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use crate::provider::calls::{self, Arguments, Call, Object, ReadCallsError, Turn};
+use crate::provider::calls::{self, Arguments, Call, ReadCallsError, Turn};
 
 const STYLE: &str = "gemini content";
 
@@ -54,7 +54,7 @@ const STYLE: &str = "gemini content";
 /// # Ok::<(), toolresult::provider::ReadCallsError>(())
 /// ```
 pub fn read_calls(content: &str) -> Result<Vec<Call>, ReadCallsError> {
-    let Object(content): Object<Content> = calls::parse(STYLE, "", content)?;
+    let content: Content = calls::parse_object(STYLE, "", content)?;
     if content.candidates.is_some() {
         return Err(calls::invalid(
             STYLE,

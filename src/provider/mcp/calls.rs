@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, Visitor};
 use serde_json::Value;
 
-use crate::provider::calls::{self, Arguments, Call, Object, ReadCallsError};
+use crate::provider::calls::{self, Arguments, Call, ReadCallsError};
 
 const STYLE: &str = "mcp tools/call request";
 
@@ -37,7 +37,7 @@ const STYLE: &str = "mcp tools/call request";
 /// # Ok::<(), toolresult::provider::ReadCallsError>(())
 /// ```
 pub fn read_calls(request: &str) -> Result<Vec<Call>, ReadCallsError> {
-    let Object(request): Object<Request<'_>> = calls::parse(STYLE, "", request)?;
+    let request: Request<'_> = calls::parse_object(STYLE, "", request)?;
     if request.method != "tools/call" {
         return Err(calls::invalid(
             STYLE,

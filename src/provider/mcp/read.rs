@@ -15,6 +15,7 @@ use std::marker::PhantomData;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 
+use super::render::UNNAMED_FILE;
 use crate::canonical::{
     ContentPart, MediaType, PartKind, ToolResult, WireSource, media_part_from_wire, shorten,
 };
@@ -560,7 +561,7 @@ fn name_of(uri: &str) -> String {
     // an unnamed file.
     match name.rsplit('/').next().filter(|last| !last.is_empty()) {
         Some(last) => last.to_owned(),
-        None => "attachment".to_owned(),
+        None => UNNAMED_FILE.to_owned(),
     }
 }
 

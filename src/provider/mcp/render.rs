@@ -74,7 +74,11 @@ use crate::canonical::{ContentPart, PartKind, ToolResult};
 use crate::provider::Answered;
 use crate::provider::encode::{Base64, Media, Source};
 
-/// The `uri` of an embedded file part that has no name.
+/// The name of an inline file part that has none, as its `uri` says it
+/// and as it reads back.
+pub(super) const UNNAMED_FILE: &str = "attachment";
+/// The `uri` of an inline file part that has no name: `file:///` and
+/// [`UNNAMED_FILE`].
 const UNNAMED_FILE_URI: &str = "file:///attachment";
 
 /// An MCP `CallToolResult`, borrowing from the canonical result.
