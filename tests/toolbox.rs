@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde_json::json;
 use toolresult::canonical::{Answer, Request};
 use toolresult::provider::{Arguments, Call, PartPolicy, anthropic, openai_chat};
-use toolresult::retry::{Backoff, Cancelled, RetryPolicy};
+use toolresult::retry::{Backoff, Cancelled, Decision, RetryPolicy, StopReason};
 use toolresult::tool::{self, Tool, ToolPanicked, ToolSafety};
 use toolresult::toolbox::{self, RegisterError, ResumeError, TimedOut, Toolbox, UnknownTool};
 use toolresult::{Failure, ToolError, ToolResult};
@@ -912,5 +912,62 @@ fn off_the_executor_a_tool_reads_its_arguments_as_on_it() {
             .await;
         assert_eq!(outcomes[0].lowered.result.output, "1.5");
         assert_eq!(outcomes[1].lowered.result.output, "1.5");
+    });
+}
+
+#[test]
+fn one_attempt_at_a_time_gives_the_policys_decision_and_resumes_with_an_answer() {
+    paused().block_on(async {
+        let mut toolbox = Toolbox::new().retry(
+            RetryPolicy::new()
+                .max_attempts(3)
+                .backoff(Backoff::constant(Duration::from_millis(250))),
+        );
+        let (flaky, calls) = always_busy();
+        toolbox.register(flaky).unwrap();
+        toolbox
+            .register(
+                tool::function("deploy", "Deploys", |_: NoArgs| match toolbox::answer() {
+                    Some(answer) if answer.ok => ToolResult::<String>::ok("deployed".to_owned()),
+                    Some(_) => ToolResult::ok("not deployed".to_owned()),
+                    None => ToolResult::pending(Request::input("Deploy?").with_id("approve-1")),
+                })
+                .unwrap(),
+            )
+            .unwrap();
+
+        let busy = call("c1", "flaky", json!({}));
+        let first = toolbox.attempt(&busy, None, 1).await;
+        assert_eq!(first.decision, Decision::Retry(Duration::from_millis(250)));
+        assert_eq!(first.lowered.diagnostics.is_transient(), Some(true));
+        let last = toolbox.attempt(&busy, None, 3).await;
+        assert_eq!(
+            last.decision,
+            Decision::Stop(StopReason::AttemptsExhausted { attempts: 3 })
+        );
+        assert_eq!(calls.load(Ordering::SeqCst), 2, "one tool call per attempt");
+
+        let deploy = call("c2", "deploy", json!({}));
+        let parked = toolbox.attempt(&deploy, None, 1).await;
+        assert_eq!(parked.decision, Decision::Stop(StopReason::Suspended));
+        assert_eq!(parked.lowered.result.output, "Deploy?");
+        let resumed = toolbox
+            .attempt(&deploy, Some(Answer::granted("approve-1", None)), 1)
+            .await;
+        assert_eq!(resumed.lowered.result.output, "deployed");
+        assert_eq!(resumed.decision, Decision::Stop(StopReason::Succeeded));
+
+        let unknown = toolbox
+            .attempt(&call("c3", "nope", json!({})), None, 1)
+            .await;
+        assert_eq!(unknown.decision, Decision::Stop(StopReason::Permanent));
+        assert!(
+            unknown
+                .lowered
+                .diagnostics
+                .source()
+                .unwrap()
+                .is::<UnknownTool>()
+        );
     });
 }

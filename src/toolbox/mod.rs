@@ -80,6 +80,6 @@ mod span;
 
 pub use answer::answer;
 pub use errors::{RegisterError, TimedOut, UnknownTool};
-pub use outcome::CallOutcome;
+pub use outcome::{Attempt, CallOutcome};
 pub use registry::{ToolOptions, Toolbox};
 pub use run::ResumeError;

@@ -5,6 +5,7 @@ use serde_json::value::RawValue;
 use crate::Lowered;
 use crate::canonical::ToolResult;
 use crate::provider::{Answered, Call, ToolCall};
+use crate::retry::Decision;
 
 /// The answer to one call of a turn: the call as the model made it, the
 /// lowered result (the canonical result for the model, diagnostics for
@@ -47,4 +48,15 @@ impl Answered for CallOutcome {
     fn structured_content(&self) -> Option<&RawValue> {
         self.lowered.structured_content()
     }
+}
+
+/// One attempt of a call ([`Toolbox::attempt`](super::Toolbox::attempt)):
+/// its lowered result and what the retry policy says after it.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct Attempt {
+    /// The attempt's lowered result.
+    pub lowered: Lowered,
+    /// Call again after a delay, or stop with this result as the answer.
+    pub decision: Decision,
 }

@@ -15,10 +15,10 @@ use futures_util::stream::FuturesUnordered;
 use super::answer::{WithAnswer, with_answer};
 use super::errors::seconds;
 use super::registry::Registered;
-use super::{CallOutcome, TimedOut, Toolbox, UnknownTool};
+use super::{Attempt, CallOutcome, TimedOut, Toolbox, UnknownTool};
 use crate::canonical::Answer;
 use crate::provider::{Arguments, Call};
-use crate::retry::{Cancelled, Decision, RetryPolicy};
+use crate::retry::{Cancelled, Decision, StopReason};
 use crate::tool::{
     ArgsRef, InvalidArguments, Now, Tool, ToolPanicked, catch_future, drop_quietly, shown_name,
 };
@@ -233,6 +233,61 @@ impl Toolbox {
         })
     }
 
+    /// One attempt of a call, and what the retry policy says after it: for
+    /// a driver that keeps the turn's state itself, such as a durable
+    /// execution engine that journals each attempt and waits out the delay
+    /// on its own timer. [`run`](Self::run) is this in a loop.
+    ///
+    /// `attempt` counts from 1; `answer` resumes a parked call (its tool
+    /// reads it with [`answer()`](super::answer())). The tool is looked up,
+    /// run under its timeout, a panic or bad arguments answered, as in
+    /// `run`; a call of a tool the toolbox does not have is answered with
+    /// [`UnknownTool`] and a decision to stop.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolresult::provider::{Arguments, Call};
+    /// use toolresult::retry::{Decision, RetryPolicy, StopReason};
+    /// use toolresult::{tool::{self, ToolSafety}, Failure, ToolError, ToolResult};
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct NoArgs {}
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+    /// let mut toolbox = Toolbox::new().retry(RetryPolicy::new().max_attempts(2));
+    /// toolbox.register(tool::function("busy", "Always busy", |_: NoArgs| {
+    ///     ToolResult::<(), ToolError>::fail(Failure::new(ToolError::new("busy")).transient())
+    /// })?.with_safety(ToolSafety::ReadOnly))?;
+    /// let call = Call::new("c1", "busy", Arguments::Json(json!({})));
+    ///
+    /// let first = toolbox.attempt(&call, None, 1).await;
+    /// assert!(first.lowered.result.is_error);
+    /// assert!(matches!(first.decision, Decision::Retry(_)));
+    /// let second = toolbox.attempt(&call, None, 2).await;
+    /// assert_eq!(second.decision, Decision::Stop(StopReason::AttemptsExhausted { attempts: 2 }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub async fn attempt(&self, call: &Call, answer: Option<Answer>, attempt: u32) -> Attempt {
+        let answer = answer.map(Arc::new);
+        let attempting = async {
+            let Some(registered) = self.entry(&call.name) else {
+                return (
+                    self.unknown(&call.name),
+                    Decision::Stop(StopReason::Permanent),
+                );
+            };
+            self.try_once(registered, &call.arguments, answer.as_ref(), attempt.max(1))
+                .await
+        };
+        #[cfg(feature = "tracing")]
+        let attempting = super::span::traced(call, attempting, |(lowered, _)| lowered);
+        let (lowered, decision) = attempting.await;
+        Attempt { lowered, decision }
+    }
+
     /// One call, answered: looked up, attempted, retried as the policy says.
     fn answer<'a>(
         &'a self,
@@ -242,7 +297,7 @@ impl Toolbox {
     ) -> impl Future<Output = (Lowered, u32)> + 'a {
         let answering = self.answer_untraced(call, answer, tried);
         #[cfg(feature = "tracing")]
-        let answering = super::span::traced(call, answering);
+        let answering = super::span::traced(call, answering, |(lowered, _)| lowered);
         answering
     }
 
@@ -255,17 +310,14 @@ impl Toolbox {
         let Some(registered) = self.entry(&call.name) else {
             return (self.unknown(&call.name), 0);
         };
-        let policy = registered.options.retry.as_ref().unwrap_or(&self.retry);
-        let timeout = registered.options.timeout.unwrap_or(self.timeout);
         let mut attempt: u32 = 0;
         loop {
             attempt = attempt.saturating_add(1);
             tried.store(attempt, Ordering::Relaxed);
-            let lowered = match start(registered, &call.arguments, answer.as_ref()) {
-                Started::Done(done) => done,
-                Started::Running(call) => within(timeout, registered.tool.name(), call).await,
-            };
-            match decide(policy, registered, &lowered, attempt) {
+            let (lowered, decision) = self
+                .try_once(registered, &call.arguments, answer.as_ref(), attempt)
+                .await;
+            match decision {
                 Decision::Retry(delay) => {
                     // The failure's source is the tool's own error, whose
                     // `Drop` may panic.
@@ -275,6 +327,25 @@ impl Toolbox {
                 Decision::Stop(_) => return (lowered, attempt),
             }
         }
+    }
+
+    /// One attempt of a registered tool's call, under its timeout, and what
+    /// its retry policy says after it.
+    async fn try_once(
+        &self,
+        registered: &Registered,
+        arguments: &Arguments,
+        answer: Option<&Arc<Answer>>,
+        attempt: u32,
+    ) -> (Lowered, Decision) {
+        let policy = registered.options.retry.as_ref().unwrap_or(&self.retry);
+        let timeout = registered.options.timeout.unwrap_or(self.timeout);
+        let lowered = match start(registered, arguments, answer) {
+            Started::Done(done) => done,
+            Started::Running(call) => within(timeout, registered.tool.name(), call).await,
+        };
+        let decision = policy.decide_and_notify(registered.tool.safety(), &lowered, attempt);
+        (lowered, decision)
     }
 
     /// The answer to a call of a tool the toolbox does not have: the tools
@@ -296,15 +367,6 @@ impl Toolbox {
         )
         .lower()
     }
-}
-
-fn decide(
-    policy: &RetryPolicy,
-    registered: &Registered,
-    lowered: &Lowered,
-    attempt: u32,
-) -> Decision {
-    policy.decide_and_notify(registered.tool.safety(), lowered, attempt)
 }
 
 /// An attempt of a call, started: the answer already when a synchronous

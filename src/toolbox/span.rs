@@ -10,9 +10,13 @@ use crate::provider::Call;
 /// `run` inside the span of `call`: named `execute_tool {name}` (through
 /// `otel.name`), with the GenAI attributes, and `error.type` recorded when
 /// the call ends in an error.
-pub(super) fn traced<F>(call: &Call, run: F) -> impl Future<Output = (Lowered, u32)>
+pub(super) fn traced<F, T>(
+    call: &Call,
+    run: F,
+    lowered: fn(&T) -> &Lowered,
+) -> impl Future<Output = T>
 where
-    F: Future<Output = (Lowered, u32)>,
+    F: Future<Output = T>,
 {
     let span = tracing::info_span!(
         "execute_tool",
@@ -25,12 +29,13 @@ where
     );
     let recorder = span.clone();
     async move {
-        let (lowered, attempts) = run.await;
-        if lowered.result.is_error && !lowered.result.is_pending() {
-            let error_type = lowered.diagnostics.source_type_name().unwrap_or("_OTHER");
+        let answered = run.await;
+        let result = lowered(&answered);
+        if result.result.is_error && !result.result.is_pending() {
+            let error_type = result.diagnostics.source_type_name().unwrap_or("_OTHER");
             recorder.record("error.type", error_type);
         }
-        (lowered, attempts)
+        answered
     }
     .instrument(span)
 }
