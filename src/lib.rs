@@ -171,6 +171,7 @@
     )
 )]
 
+pub mod budget;
 pub mod canonical;
 mod chain;
 pub mod provider;

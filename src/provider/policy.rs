@@ -1,5 +1,6 @@
 //! What to do with a part a provider cannot carry.
 
+use crate::budget::ARTIFACT_SCHEME;
 use crate::canonical::ContentPart;
 
 use super::{RenderError, ToolCall};
@@ -26,7 +27,9 @@ use super::{RenderError, ToolCall};
 pub enum PartPolicy {
     /// Replace the part with the text
     /// `[unsupported <type> part (<mime>, <n> bytes)]`
-    /// ([`ContentPart::unsupported_placeholder`]).
+    /// ([`ContentPart::unsupported_placeholder`]). Under either policy, a
+    /// budget's link to the whole of a result it cut (an `artifact://`
+    /// URL) is the line `[<name>: <url>]`.
     #[default]
     Placeholder,
     /// Fail the rendering with [`RenderError::UnsupportedPart`].
@@ -34,7 +37,9 @@ pub enum PartPolicy {
 }
 
 impl PartPolicy {
-    /// The placeholder text for `part`, or the error under [`PartPolicy::Strict`].
+    /// The placeholder text for `part`, or the error under
+    /// [`PartPolicy::Strict`]; a budget's `artifact://` link is a line
+    /// naming it under either.
     pub(crate) fn unsupported(
         self,
         style: &'static str,
@@ -43,6 +48,14 @@ impl PartPolicy {
         part: &ContentPart,
         reason: &'static str,
     ) -> Result<String, RenderError> {
+        // A budget's reference to the whole of a result it cut: a line
+        // naming it, under any policy (only MCP carries it as a link).
+        if let Some(url) = part.url().filter(|url| url.starts_with(ARTIFACT_SCHEME)) {
+            return Ok(format!(
+                "[{}: {url}]",
+                part.name().unwrap_or(part.kind().as_str())
+            ));
+        }
         match self {
             PartPolicy::Placeholder => Ok(part.unsupported_placeholder()),
             PartPolicy::Strict => Err(RenderError::UnsupportedPart {

@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::budget::{ArtifactStore, Budget, MemoryStore};
 use crate::retry::RetryPolicy;
 use crate::tool::{self, Tool};
 
@@ -51,6 +52,8 @@ pub struct Toolbox {
     pub(super) timeout: Option<Duration>,
     pub(super) retry: RetryPolicy,
     pub(super) concurrency: usize,
+    pub(super) budget: Budget,
+    pub(super) artifacts: Arc<dyn ArtifactStore>,
 }
 
 /// One registered tool and its own settings.
@@ -66,6 +69,7 @@ pub(super) struct Registered {
 pub struct ToolOptions {
     pub(super) timeout: Option<Option<Duration>>,
     pub(super) retry: Option<RetryPolicy>,
+    pub(super) budget: Option<Budget>,
     pub(super) off_executor: bool,
 }
 
@@ -80,6 +84,12 @@ impl ToolOptions {
     /// This tool's retry policy, in place of the toolbox's.
     pub fn retry(&mut self, policy: RetryPolicy) -> &mut Self {
         self.retry = Some(policy);
+        self
+    }
+
+    /// This tool's output budget, in place of the toolbox's.
+    pub fn budget(&mut self, budget: Budget) -> &mut Self {
+        self.budget = Some(budget);
         self
     }
 
@@ -118,6 +128,8 @@ impl Toolbox {
             timeout: Some(Self::DEFAULT_TIMEOUT),
             retry: RetryPolicy::new(),
             concurrency: usize::MAX,
+            budget: Budget::new(),
+            artifacts: Arc::new(MemoryStore::new()),
         }
     }
 
@@ -138,6 +150,25 @@ impl Toolbox {
     /// order; 0 reads as 1). By default, all of them.
     pub fn concurrency(mut self, limit: usize) -> Self {
         self.concurrency = limit.max(1);
+        self
+    }
+
+    /// The output budget of each call's answer, for tools without their
+    /// own: what is over is cut to fit and the whole kept as an artifact
+    /// ([`Budget::apply`]). By default there is none.
+    ///
+    /// Register the [`reader`](crate::budget::reader) too
+    /// ([`register_reader`](Self::register_reader)), so the model can read
+    /// back what was left out.
+    pub fn budget(mut self, budget: Budget) -> Self {
+        self.budget = budget;
+        self
+    }
+
+    /// Where the whole of an answer cut to its budget is kept; by default
+    /// a [`MemoryStore`] that lives as long as the toolbox.
+    pub fn artifacts(mut self, store: impl ArtifactStore + 'static) -> Self {
+        self.artifacts = Arc::new(store);
         self
     }
 
@@ -204,6 +235,8 @@ impl fmt::Debug for Toolbox {
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
             .field("concurrency", &self.concurrency)
+            .field("budget", &self.budget)
+            .field("artifacts", &self.artifacts)
             .finish()
     }
 }

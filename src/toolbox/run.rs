@@ -20,7 +20,8 @@ use crate::canonical::Answer;
 use crate::provider::{Arguments, Call};
 use crate::retry::{Cancelled, Decision, StopReason};
 use crate::tool::{
-    ArgsRef, InvalidArguments, Now, Tool, ToolPanicked, catch_future, drop_quietly, shown_name,
+    ArgsRef, InvalidArguments, Now, Tool, ToolPanicked, catch_future, drop_quietly,
+    is_object_schema, shown_name,
 };
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 
@@ -345,7 +346,16 @@ impl Toolbox {
             Started::Running(call) => within(timeout, registered.tool.name(), call).await,
         };
         let decision = policy.decide_and_notify(registered.tool.safety(), &lowered, attempt);
-        (lowered, decision)
+        if decision.is_retry() {
+            return (lowered, decision);
+        }
+        let budget = registered.options.budget.as_ref().unwrap_or(&self.budget);
+        if budget.fits(&lowered) {
+            return (lowered, decision);
+        }
+        let schema = registered.tool.output_schema();
+        let schema = is_object_schema(schema).then(|| schema.as_value());
+        (budget.apply(lowered, schema, &*self.artifacts), decision)
     }
 
     /// The answer to a call of a tool the toolbox does not have: the tools

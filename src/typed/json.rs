@@ -9,11 +9,11 @@ use serde::ser::{self, Impossible};
 pub(crate) const SERIALISE_FAILED_OUTPUT: &str =
     r#"{"error":{"message":"the tool's result could not be serialised to JSON"}}"#;
 
-/// The `output` of a success, and whether it is the JSON of an object (what
-/// MCP carries as `structuredContent`).
+/// The `output` of a success, and whether it is JSON (a value that is not a
+/// string) or text.
 pub(crate) struct SuccessOutput {
     pub(crate) output: String,
-    pub(crate) is_object: bool,
+    pub(crate) is_json: bool,
 }
 
 /// The JSON of a success value; a value that serialises to a JSON string
@@ -25,7 +25,7 @@ pub(crate) fn success_output<T: Serialize + ?Sized>(
     if let Ok(text) = value.serialize(StringProbe) {
         return Ok(SuccessOutput {
             output: text,
-            is_object: false,
+            is_json: false,
         });
     }
     let json = serde_json::to_string(value)?;
@@ -34,13 +34,12 @@ pub(crate) fn success_output<T: Serialize + ?Sized>(
         // follow (a raw JSON value, say): read the string back.
         return Ok(SuccessOutput {
             output: serde_json::from_str(&json)?,
-            is_object: false,
+            is_json: false,
         });
     }
-    let is_object = json.starts_with('{');
     Ok(SuccessOutput {
         output: json,
-        is_object,
+        is_json: true,
     })
 }
 

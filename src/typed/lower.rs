@@ -15,9 +15,10 @@ use crate::canonical::{self, ContentPart, PENDING_KEY};
 /// diagnostics for Rust. Take it apart with a destructuring `let` or
 /// [`Lowered::into_parts`].
 ///
-/// It also remembers whether `output` is the JSON object of a typed success:
-/// that is what MCP sends as `structuredContent`
-/// ([`structured_content`](Self::structured_content)).
+/// It also remembers whether `output` is the JSON of a typed value: a
+/// success's object is what MCP sends as `structuredContent`
+/// ([`structured_content`](Self::structured_content)), and a budget elides
+/// JSON inside the JSON, where it cuts text.
 #[derive(Debug)]
 #[must_use = "the lowered result should be returned to the model"]
 #[non_exhaustive]
@@ -26,7 +27,7 @@ pub struct Lowered {
     pub result: canonical::ToolResult,
     /// What Rust keeps.
     pub diagnostics: Diagnostics,
-    structured: bool,
+    output_is_json: bool,
 }
 
 impl Lowered {
@@ -34,8 +35,21 @@ impl Lowered {
         Self {
             result,
             diagnostics,
-            structured: false,
+            output_is_json: false,
         }
+    }
+
+    /// Whether `output` was written as the JSON of a typed value (a
+    /// success that is not a string, or a failure's `{"error": e}`), not
+    /// text.
+    pub(crate) fn output_is_json(&self) -> bool {
+        self.output_is_json
+    }
+
+    /// No `structuredContent` for this result: a budget cut it so that it
+    /// no longer matches the output schema, or cut it as text.
+    pub(crate) fn withhold_structured_content(&mut self) {
+        self.output_is_json = false;
     }
 
     /// The two halves.
@@ -68,7 +82,7 @@ impl Lowered {
     /// ```
     #[must_use]
     pub fn structured_content(&self) -> Option<&RawValue> {
-        if !self.structured || self.result.is_error {
+        if !self.output_is_json || self.result.is_error || !self.result.output.starts_with('{') {
             return None;
         }
         // `output` is a public field: check it still holds an object.
@@ -146,7 +160,7 @@ impl<T: Serialize, E: Serialize> IntoToolResult for ToolResult<T, E> {
                         Lowered::new(canonical_result(success.output, false, parts, metadata), {
                             Diagnostics::default()
                         });
-                    lowered.structured = success.is_object;
+                    lowered.output_is_json = success.is_json;
                     lowered
                 }
                 Err(error) => serialise_failed(error, parts, metadata),
@@ -155,7 +169,12 @@ impl<T: Serialize, E: Serialize> IntoToolResult for ToolResult<T, E> {
                 let (error, diagnostics) = failure.into_parts();
                 match json::failure_output(&error) {
                     Ok(output) => {
-                        Lowered::new(canonical_result(output, true, parts, metadata), diagnostics)
+                        let mut lowered = Lowered::new(
+                            canonical_result(output, true, parts, metadata),
+                            diagnostics,
+                        );
+                        lowered.output_is_json = true;
+                        lowered
                     }
                     Err(error) => serialise_failed(error, parts, metadata),
                 }

@@ -1,0 +1,379 @@
+//! JSON elided inside the JSON, so it still parses: the longest arrays and
+//! strings shortened first.
+//!
+//! The cut is a water level: for a cap `S`, every array, string (and, when
+//! nothing else fits, object) longer than `S` bytes is shortened to about
+//! `S`: an array keeps the first elements that fit, a string the first
+//! characters and `…`. The largest `S` whose result fits the budget is
+//! found by bisection, so the longest values are cut first and values at
+//! or under the level are never touched. One routine both measures and
+//! writes, so what is measured is what is written.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use super::json_tree::{Kind, Node, Tree};
+use super::schema_rules::Rules;
+
+/// The bytes of the mark a cut string ends with.
+const ELLIPSIS: &str = "…";
+
+/// A document elided to fit.
+pub(super) struct Elided {
+    pub(super) output: String,
+    pub(super) tally: Tally,
+    /// Whether the elision kept every object member and the schema's
+    /// rules, so the value is valid wherever the whole was.
+    pub(super) schema_kept: bool,
+}
+
+/// What an elision left out.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Tally {
+    pub(super) arrays: usize,
+    pub(super) items: usize,
+    pub(super) strings: usize,
+    pub(super) chars: usize,
+    pub(super) objects: usize,
+    pub(super) members: usize,
+}
+
+/// `text` elided to at most `max_bytes`; `None` when it is not JSON (or
+/// nests too deep to walk). With a `schema`, the elision first keeps its
+/// rules and every object member; only when that cannot fit does it cut
+/// objects too and say the schema was not kept.
+pub(super) fn elide(text: &str, max_bytes: usize, schema: Option<&Value>) -> Option<Elided> {
+    let tree = Tree::scan(text)?;
+    let rules = schema.map_or_else(Rules::none, Rules::new);
+    if let Some((output, tally)) = fit(&tree, max_bytes, &rules, false) {
+        return Some(Elided {
+            output,
+            tally,
+            schema_kept: true,
+        });
+    }
+    let (output, tally) = fit(&tree, max_bytes, &Rules::none(), true)?;
+    Some(Elided {
+        output,
+        tally,
+        schema_kept: schema.is_none(),
+    })
+}
+
+/// The elision at the highest water level that fits `max_bytes`.
+fn fit(
+    tree: &Tree<'_>,
+    max_bytes: usize,
+    rules: &Rules<'_>,
+    cut_objects: bool,
+) -> Option<(String, Tally)> {
+    let elision = Elision { tree, cut_objects };
+    let size = |cap: usize| {
+        let mut counter = Counter(0);
+        elision.emit(tree.root(), cap, rules, &mut counter);
+        counter.0
+    };
+    if size(0) > max_bytes {
+        return None;
+    }
+    let (mut low, mut high) = (0, max_bytes);
+    while low < high {
+        let mid = low + (high - low).div_ceil(2);
+        if size(mid) <= max_bytes {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    let mut writer = Writer {
+        out: String::with_capacity(max_bytes),
+        tally: Tally::default(),
+    };
+    elision.emit(tree.root(), low, rules, &mut writer);
+    Some((writer.out, writer.tally))
+}
+
+/// Where an elision goes: counted, or written.
+trait Sink {
+    fn push(&mut self, text: &str);
+    fn add(&mut self, bytes: usize);
+    /// `Some` when writing, with what was left out.
+    fn tally(&mut self) -> Option<&mut Tally>;
+}
+
+struct Counter(usize);
+
+impl Sink for Counter {
+    fn push(&mut self, text: &str) {
+        self.0 += text.len();
+    }
+    fn add(&mut self, bytes: usize) {
+        self.0 += bytes;
+    }
+    fn tally(&mut self) -> Option<&mut Tally> {
+        None
+    }
+}
+
+struct Writer {
+    out: String,
+    tally: Tally,
+}
+
+impl Sink for Writer {
+    fn push(&mut self, text: &str) {
+        self.out.push_str(text);
+    }
+    fn add(&mut self, _: usize) {}
+    fn tally(&mut self) -> Option<&mut Tally> {
+        Some(&mut self.tally)
+    }
+}
+
+struct Elision<'t, 'a> {
+    tree: &'t Tree<'a>,
+    cut_objects: bool,
+}
+
+impl Elision<'_, '_> {
+    /// `node` with everything longer than `cap` cut, into `sink`.
+    fn emit(&self, node: &Node, cap: usize, rules: &Rules<'_>, sink: &mut impl Sink) {
+        let whole = self.tree.span(node.start, node.end);
+        if node.len() <= cap || rules.frozen() {
+            return sink.push(whole);
+        }
+        match node.kind {
+            Kind::Scalar => sink.push(whole),
+            Kind::String => {
+                let min_chars = rules.min_chars();
+                match rules
+                    .string_cuttable()
+                    .then(|| cut_string(whole, cap, min_chars))
+                {
+                    Some(Some((kept, left_out))) => {
+                        sink.push("\"");
+                        sink.push(kept);
+                        sink.push(ELLIPSIS);
+                        sink.push("\"");
+                        if let Some(tally) = sink.tally() {
+                            tally.strings += 1;
+                            tally.chars += count_chars(left_out);
+                        }
+                    }
+                    _ => sink.push(whole),
+                }
+            }
+            Kind::Array => self.container(node, cap, rules, true, sink),
+            Kind::Object => self.container(node, cap, rules, self.cut_objects, sink),
+        }
+    }
+
+    /// An array or object: the first elements or members that fit under
+    /// `cap` (all of them when it may not be cut), each cut under `cap`.
+    fn container(
+        &self,
+        node: &Node,
+        cap: usize,
+        rules: &Rules<'_>,
+        cuttable: bool,
+        sink: &mut impl Sink,
+    ) {
+        let object = node.kind == Kind::Object;
+        let kids = self.tree.kids(node);
+        let floor = if cuttable {
+            rules.min_items()
+        } else {
+            kids.len()
+        };
+        let kid_rules = |index: usize, key: Option<(usize, usize)>| match key {
+            Some((start, end)) => rules.member(&unquote(self.tree.span(start, end))),
+            None => rules.element(index),
+        };
+        // The brackets, then each kid with its key and separator.
+        let mut used = 2;
+        let mut keep = 0;
+        for (index, kid) in kids.iter().enumerate() {
+            let key = kid.key.map_or(0, |(start, end)| end - start + 1);
+            let mut counter = Counter(0);
+            self.emit(
+                self.tree.node(kid.node),
+                cap,
+                &kid_rules(index, kid.key),
+                &mut counter,
+            );
+            let add = counter.0 + key + usize::from(index > 0);
+            if used + add > cap && index >= floor {
+                break;
+            }
+            used += add;
+            keep += 1;
+        }
+        if let Some(tally) = sink.tally() {
+            if keep < kids.len() {
+                if object {
+                    tally.objects += 1;
+                    tally.members += kids.len() - keep;
+                } else {
+                    tally.arrays += 1;
+                    tally.items += kids.len() - keep;
+                }
+            }
+        } else {
+            return sink.add(used);
+        }
+        sink.push(if object { "{" } else { "[" });
+        for (index, kid) in kids.iter().take(keep).enumerate() {
+            if index > 0 {
+                sink.push(",");
+            }
+            if let Some((start, end)) = kid.key {
+                sink.push(self.tree.span(start, end));
+                sink.push(":");
+            }
+            self.emit(
+                self.tree.node(kid.node),
+                cap,
+                &kid_rules(index, kid.key),
+                sink,
+            );
+        }
+        sink.push(if object { "}" } else { "]" });
+    }
+}
+
+/// A string (quoted, as written) cut to about `cap` bytes with its `…`:
+/// the kept and the left-out raw content; `None` when cutting would not
+/// make it shorter. Escapes and characters are never split, and at least
+/// `min_chars` characters remain, the `…` counted.
+fn cut_string(quoted: &str, cap: usize, min_chars: usize) -> Option<(&str, &str)> {
+    let content = quoted.get(1..quoted.len().checked_sub(1)?)?;
+    let limit = cap.saturating_sub(2 + ELLIPSIS.len());
+    let must_keep = min_chars.saturating_sub(1);
+    let bytes = content.as_bytes();
+    let (mut at, mut chars) = (0, 0);
+    while at < bytes.len() {
+        let unit = unit_len(bytes, at);
+        if at + unit > limit && chars >= must_keep {
+            break;
+        }
+        at += unit;
+        chars += 1;
+    }
+    let kept = content.get(..at)?;
+    let left_out = content.get(at..)?;
+    (!left_out.is_empty() && kept.len() + ELLIPSIS.len() < content.len())
+        .then_some((kept, left_out))
+}
+
+/// The bytes of the character or escape at `at` of a string's raw content:
+/// `\uD83D\uDE00`, a surrogate pair, is one character.
+fn unit_len(bytes: &[u8], at: usize) -> usize {
+    match bytes.get(at) {
+        Some(b'\\') => match bytes.get(at + 1) {
+            Some(b'u') => {
+                let high = bytes
+                    .get(at + 2..at + 6)
+                    .and_then(|hex| std::str::from_utf8(hex).ok())
+                    .and_then(|hex| u16::from_str_radix(hex, 16).ok());
+                match high {
+                    Some(0xD800..=0xDBFF) if bytes.get(at + 6..at + 8) == Some(b"\\u") => 12,
+                    _ => 6,
+                }
+            }
+            _ => 2,
+        },
+        Some(&lead) if lead >= 0xF0 => 4,
+        Some(&lead) if lead >= 0xE0 => 3,
+        Some(&lead) if lead >= 0xC0 => 2,
+        _ => 1,
+    }
+}
+
+/// The characters of a string's raw content, an escape counted as one.
+fn count_chars(raw: &str) -> usize {
+    let bytes = raw.as_bytes();
+    let (mut at, mut chars) = (0, 0);
+    while at < bytes.len() {
+        at += unit_len(bytes, at);
+        chars += 1;
+    }
+    chars
+}
+
+/// An object key as written, unescaped.
+fn unquote(quoted: &str) -> Cow<'_, str> {
+    match quoted.get(1..quoted.len().saturating_sub(1)) {
+        Some(plain) if !plain.contains('\\') => Cow::Borrowed(plain),
+        _ => serde_json::from_str::<String>(quoted).map_or(Cow::Borrowed(""), Cow::Owned),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn the_longest_array_is_cut_first() {
+        let text =
+            json!({"small": [1, 2], "big": (0..100).collect::<Vec<_>>(), "name": "x"}).to_string();
+        let elided = elide(&text, 60, None).unwrap();
+        assert!(elided.output.len() <= 60, "{}", elided.output);
+        let value: Value = serde_json::from_str(&elided.output).unwrap();
+        assert_eq!(value["small"], json!([1, 2]));
+        assert_eq!(value["name"], "x");
+        let kept = value["big"].as_array().unwrap();
+        assert_eq!(
+            kept[..],
+            (0..kept.len()).map(|n| json!(n)).collect::<Vec<_>>()[..]
+        );
+        assert_eq!(elided.tally.items, 100 - kept.len());
+        assert_eq!(elided.tally.arrays, 1);
+        assert!(elided.schema_kept);
+    }
+
+    #[test]
+    fn strings_are_cut_on_characters_and_escapes() {
+        let text = json!({"log": "é\n€😀".repeat(50)}).to_string();
+        let elided = elide(&text, 40, None).unwrap();
+        assert!(elided.output.len() <= 40);
+        let value: Value = serde_json::from_str(&elided.output).unwrap();
+        let log = value["log"].as_str().unwrap();
+        let kept = log.strip_suffix('…').unwrap();
+        assert!("é\n€😀".repeat(50).starts_with(kept));
+        assert_eq!(elided.tally.strings, 1);
+        assert_eq!(elided.tally.chars, 200 - kept.chars().count());
+    }
+
+    #[test]
+    fn a_schema_keeps_min_items_and_patterned_strings() {
+        let text = json!({"ids": ["a".repeat(30), "b".repeat(30), "c".repeat(30)], "rows": (0..50).collect::<Vec<_>>()}).to_string();
+        let schema = json!({"properties": {
+            "ids": {"type": "array", "minItems": 2, "items": {"type": "string", "pattern": "^[a-c]+$"}},
+            "rows": {"type": "array", "minItems": 1}
+        }});
+        let elided = elide(&text, 100, Some(&schema)).unwrap();
+        assert!(elided.schema_kept);
+        let value: Value = serde_json::from_str(&elided.output).unwrap();
+        let ids = value["ids"].as_array().unwrap();
+        assert!(ids.len() >= 2);
+        assert!(ids.iter().all(|id| !id.as_str().unwrap().ends_with('…')));
+        assert!(!value["rows"].as_array().unwrap().is_empty());
+    }
+
+    #[test]
+    fn objects_are_cut_when_nothing_else_fits_and_the_schema_is_dropped() {
+        let object: serde_json::Map<String, Value> =
+            (0..200).map(|n| (format!("key{n}"), json!(n))).collect();
+        let text = Value::Object(object).to_string();
+        let schema = json!({"type": "object"});
+        let elided = elide(&text, 100, Some(&schema)).unwrap();
+        assert!(elided.output.len() <= 100);
+        assert!(!elided.schema_kept);
+        assert!(elided.tally.members > 0);
+        let without = elide(&text, 100, None).unwrap();
+        assert!(without.schema_kept, "no schema, none to break");
+    }
+}
