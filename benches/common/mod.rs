@@ -75,16 +75,19 @@ pub fn report() -> Report {
 
 /// The ~64 KB list of rows.
 pub fn rows() -> Vec<Row> {
-    (0..470)
-        .map(|i| Row {
-            id: 10_000 + i,
-            name: format!("Customer number {i}"),
-            email: format!("customer{i}@example.com"),
-            score: i as f64 * 1.25,
-            active: i % 3 != 0,
-            tags: vec!["retail".into(), format!("cohort-{}", i % 12)],
-        })
-        .collect()
+    (0..470).map(row).collect()
+}
+
+/// Row `i` of a list.
+pub fn row(i: u64) -> Row {
+    Row {
+        id: 10_000 + i,
+        name: format!("Customer number {i}"),
+        email: format!("customer{i}@example.com"),
+        score: i as f64 * 1.25,
+        active: i % 3 != 0,
+        tags: vec!["retail".into(), format!("cohort-{}", i % 12)],
+    }
 }
 
 /// Criterion settings: enough samples to be stable on a shared two-core

@@ -19,6 +19,10 @@ use super::schema_rules::Rules;
 /// The bytes of the mark a cut string ends with.
 const ELLIPSIS: &str = "…";
 
+/// How deep an elision looks inside: a value nested deeper is copied whole
+/// (serde_json reads no deeper either).
+const MAX_DEPTH: usize = 128;
+
 /// A document elided to fit.
 pub(super) struct Elided {
     pub(super) output: String,
@@ -69,9 +73,10 @@ fn fit(
     cut_objects: bool,
 ) -> Option<(String, Tally)> {
     let elision = Elision { tree, cut_objects };
+    let root = tree.root();
     let size = |cap: usize| {
         let mut counter = Counter(0);
-        elision.emit(tree.root(), cap, rules, &mut counter);
+        elision.emit(&root, cap, rules, &mut counter, 0);
         counter.0
     };
     if size(0) > max_bytes {
@@ -90,7 +95,9 @@ fn fit(
         out: String::with_capacity(max_bytes),
         tally: Tally::default(),
     };
-    elision.emit(tree.root(), low, rules, &mut writer);
+    elision.emit(&root, low, rules, &mut writer, 0);
+    // What was copied unread is checked here, once, in what is kept.
+    serde_json::from_str::<serde::de::IgnoredAny>(&writer.out).ok()?;
     Some((writer.out, writer.tally))
 }
 
@@ -138,9 +145,9 @@ struct Elision<'t, 'a> {
 
 impl Elision<'_, '_> {
     /// `node` with everything longer than `cap` cut, into `sink`.
-    fn emit(&self, node: &Node, cap: usize, rules: &Rules<'_>, sink: &mut impl Sink) {
+    fn emit(&self, node: &Node, cap: usize, rules: &Rules<'_>, sink: &mut impl Sink, depth: usize) {
         let whole = self.tree.span(node.start, node.end);
-        if node.len() <= cap || rules.frozen() {
+        if node.len() <= cap || rules.frozen() || depth >= MAX_DEPTH {
             return sink.push(whole);
         }
         match node.kind {
@@ -164,8 +171,8 @@ impl Elision<'_, '_> {
                     _ => sink.push(whole),
                 }
             }
-            Kind::Array => self.container(node, cap, rules, true, sink),
-            Kind::Object => self.container(node, cap, rules, self.cut_objects, sink),
+            Kind::Array => self.container(node, cap, rules, true, sink, depth),
+            Kind::Object => self.container(node, cap, rules, self.cut_objects, sink, depth),
         }
     }
 
@@ -178,6 +185,7 @@ impl Elision<'_, '_> {
         rules: &Rules<'_>,
         cuttable: bool,
         sink: &mut impl Sink,
+        depth: usize,
     ) {
         let object = node.kind == Kind::Object;
         let kids = self.tree.kids(node);
@@ -197,10 +205,11 @@ impl Elision<'_, '_> {
             let key = kid.key.map_or(0, |(start, end)| end - start + 1);
             let mut counter = Counter(0);
             self.emit(
-                self.tree.node(kid.node),
+                &kid.node,
                 cap,
                 &kid_rules(index, kid.key),
                 &mut counter,
+                depth + 1,
             );
             let add = counter.0 + key + usize::from(index > 0);
             if used + add > cap && index >= floor {
@@ -231,12 +240,7 @@ impl Elision<'_, '_> {
                 sink.push(self.tree.span(start, end));
                 sink.push(":");
             }
-            self.emit(
-                self.tree.node(kid.node),
-                cap,
-                &kid_rules(index, kid.key),
-                sink,
-            );
+            self.emit(&kid.node, cap, &kid_rules(index, kid.key), sink, depth + 1);
         }
         sink.push(if object { "}" } else { "]" });
     }
