@@ -85,7 +85,7 @@ pub fn row(i: u64) -> Row {
         name: format!("Customer number {i}"),
         email: format!("customer{i}@example.com"),
         score: i as f64 * 1.25,
-        active: i % 3 != 0,
+        active: !i.is_multiple_of(3),
         tags: vec!["retail".into(), format!("cohort-{}", i % 12)],
     }
 }
