@@ -159,6 +159,28 @@
 //! assert_eq!(back.pending_request().unwrap().prompt, "Deploy to production?");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # 7. Output budgets
+//!
+//! A [`budget::Budget`] caps what the model is handed, per toolbox or per
+//! tool: text keeps its head and tail around a marker line, the JSON of a
+//! typed value is elided inside the JSON so it still parses (and keeps the
+//! tool's output schema, or MCP's `structuredContent` is withheld), parts
+//! over budget are named by a line each. The whole is kept as an artifact
+//! that the [`budget::ArtifactReader`] tool reads back in slices.
+//!
+//! ```
+//! use toolresult::budget::{Budget, MemoryStore};
+//! use toolresult::{IntoToolResult, ToolResult};
+//!
+//! let rows: Vec<u32> = (0..40_000).collect();
+//! let cut = Budget::new().output_bytes(1024).apply(ToolResult::<_>::ok(rows).lower(), None, &MemoryStore::new());
+//! assert!(cut.result.output.len() <= 1024);
+//! let kept: Vec<u32> = serde_json::from_str(&cut.result.output)?; // still JSON
+//! assert_eq!(kept[..2], [0, 1]);
+//! assert_eq!(cut.result.parts[0].url().map(|url| &url[..15]), Some("artifact://art_"));
+//! # Ok::<(), serde_json::Error>(())
+//! ```
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![cfg_attr(

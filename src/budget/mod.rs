@@ -15,7 +15,7 @@
 //! - parts over budget are left out, each named by a line the model sees;
 //! - the whole is kept in an [`ArtifactStore`] ([`MemoryStore`],
 //!   [`FileStore`]) and referenced by an `artifact://` URL, and the
-//!   [`reader`] tool reads it back in slices.
+//!   [`ArtifactReader`] tool (`read_artifact`) reads it back in slices.
 //!
 //! A result within budget is returned untouched. The
 //! [`Toolbox`](crate::toolbox::Toolbox) applies a budget per tool
@@ -28,16 +28,20 @@ mod artifact;
 mod elide;
 mod json_tree;
 mod limits;
+mod reader;
 mod schema_rules;
 mod text;
 mod tokens;
 
-pub use artifact::{Artifact, ArtifactError, ArtifactId, ArtifactStore, MemoryStore};
+pub use artifact::{
+    Artifact, ArtifactError, ArtifactId, ArtifactStore, FileStore, IdProblem, MemoryStore,
+};
 pub use limits::Budget;
+pub use reader::ArtifactReader;
 pub use tokens::Tokenizer;
 
 /// The scheme of an artifact's URL.
 pub(crate) const ARTIFACT_SCHEME: &str = "artifact://";
 
 /// The name of the tool that reads artifacts back.
-pub(crate) const READER_NAME: &str = "read_artifact";
+const READER_NAME: &str = ArtifactReader::NAME;

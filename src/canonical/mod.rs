@@ -46,3 +46,4 @@ pub use result::{PENDING_KEY, ToolResult};
 pub(crate) use base64_data::Base64;
 pub(crate) use part_error::shorten;
 pub(crate) use part_serde::{WireSource, media_part_from_wire};
+pub(crate) use result::estimate_text_tokens;

@@ -386,7 +386,7 @@ impl ContentPart {
     #[must_use]
     pub fn estimated_tokens(&self) -> usize {
         match self.body {
-            Body::Text(ref text) => text.len().div_ceil(4),
+            Body::Text(ref text) => super::estimate_text_tokens(text),
             Body::Media { .. } => (self.byte_len() / 750).max(85),
         }
     }

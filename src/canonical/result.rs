@@ -213,13 +213,20 @@ impl ToolResult {
     /// each part's [`ContentPart::estimated_tokens`].
     #[must_use]
     pub fn estimated_tokens(&self) -> usize {
-        self.output.len().div_ceil(4)
+        estimate_text_tokens(&self.output)
             + self
                 .parts
                 .iter()
                 .map(ContentPart::estimated_tokens)
                 .sum::<usize>()
     }
+}
+
+/// The cheap token estimate of text, the one formula every estimate of
+/// text uses (outputs, text parts, output budgets): one token per four
+/// bytes of UTF-8, rounded up.
+pub(crate) fn estimate_text_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
 }
 
 fn null_as_no_parts<'de, D: Deserializer<'de>>(

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::budget::{ArtifactStore, Budget, MemoryStore};
+use crate::budget::{ArtifactReader, ArtifactStore, Budget, MemoryStore};
 use crate::retry::RetryPolicy;
 use crate::tool::{self, Tool};
 
@@ -157,9 +157,8 @@ impl Toolbox {
     /// own: what is over is cut to fit and the whole kept as an artifact
     /// ([`Budget::apply`]). By default there is none.
     ///
-    /// Register the [`reader`](crate::budget::reader) too
-    /// ([`register_reader`](Self::register_reader)), so the model can read
-    /// back what was left out.
+    /// Register the reader too ([`register_reader`](Self::register_reader)),
+    /// so the model can read back what was left out.
     pub fn budget(mut self, budget: Budget) -> Self {
         self.budget = budget;
         self
@@ -198,6 +197,19 @@ impl Toolbox {
             Some(registered) => Ok(&mut registered.options),
             None => Err(RegisterError::Duplicate(String::new())),
         }
+    }
+
+    /// Adds the [`ArtifactReader`] (`read_artifact`) over this toolbox's
+    /// [`artifacts`](Self::artifacts), so the model can read back what a
+    /// budget left out. Its own answers are not budgeted: a slice is at most
+    /// [`ArtifactReader::MAX_LENGTH`] bytes.
+    ///
+    /// # Errors
+    /// A tool named `read_artifact` is already registered.
+    pub fn register_reader(&mut self) -> Result<&mut ToolOptions, RegisterError> {
+        let reader = ArtifactReader::new(Arc::clone(&self.artifacts))?;
+        let options = self.register(reader)?;
+        Ok(options.budget(Budget::new()))
     }
 
     /// The tool named `name`.
