@@ -304,3 +304,23 @@ fn the_toolbox_budgets_each_tool_and_the_reader_hands_the_whole_back() {
         assert!(turns > 1);
     });
 }
+
+#[cfg(feature = "tiktoken")]
+#[test]
+fn a_token_budget_holds_by_o200k_base() {
+    use toolresult::budget::Tokenizer;
+    // Short words and symbols: more tokens per byte than the estimate
+    // assumes, so the cut must count.
+    let text: String = (0..20_000).map(|n| format!("{n}: a, b; c! ")).collect();
+    let budget = Budget::new()
+        .output_tokens(300)
+        .tokenizer(Tokenizer::O200kBase);
+    let cut = budget.apply(text.clone().lower(), None, &MemoryStore::new());
+    let tokens = Tokenizer::O200kBase.count(&cut.result.output);
+    assert!(tokens <= 300, "{tokens} tokens");
+    assert!(
+        tokens > 150,
+        "the cut keeps most of what fits: {tokens} tokens"
+    );
+    assert!(cut.result.output.starts_with("0: a, b; c! 1: a"));
+}
