@@ -188,7 +188,11 @@ impl Elision<'_, '_> {
         depth: usize,
     ) {
         let object = node.kind == Kind::Object;
-        let kids = self.tree.kids(node);
+        let Some(kids) = self.tree.kids(node) else {
+            // Not JSON inside: copied as it is, for the check of what is
+            // written to refuse.
+            return sink.push(self.tree.span(node.start, node.end));
+        };
         let floor = if cuttable {
             rules.min_items()
         } else {

@@ -64,19 +64,18 @@ impl<'a> Tree<'a> {
         self.root
     }
 
-    /// The elements or members of a container (none of anything else).
-    pub(super) fn kids(&self, node: &Node) -> Rc<[Kid]> {
+    /// The elements or members of a container (none of anything else);
+    /// `None` when they cannot be read (the text is not JSON there).
+    pub(super) fn kids(&self, node: &Node) -> Option<Rc<[Kid]>> {
         if let Some(kids) = self.kids.borrow().get(&node.start) {
-            return Rc::clone(kids);
+            return Some(Rc::clone(kids));
         }
         let kids: Rc<[Kid]> = match node.kind {
-            Kind::Object | Kind::Array => read_kids(self.text.as_bytes(), node)
-                .unwrap_or_default()
-                .into(),
+            Kind::Object | Kind::Array => read_kids(self.text.as_bytes(), node)?.into(),
             Kind::String | Kind::Scalar => Rc::from(Vec::new()),
         };
         self.kids.borrow_mut().insert(node.start, Rc::clone(&kids));
-        kids
+        Some(kids)
     }
 
     pub(super) fn span(&self, start: usize, end: usize) -> &'a str {
@@ -204,7 +203,7 @@ mod tests {
         let tree = Tree::scan(r#" {"a": [1, "x\"y]", {"b":null}], "c":true} "#).unwrap();
         let root = tree.root();
         assert_eq!(root.kind, Kind::Object);
-        let members = tree.kids(&root);
+        let members = tree.kids(&root).unwrap();
         assert_eq!(members.len(), 2);
         let (start, end) = members[0].key.unwrap();
         assert_eq!(tree.span(start, end), r#""a""#);
@@ -213,14 +212,17 @@ mod tests {
             tree.span(array.start, array.end),
             r#"[1, "x\"y]", {"b":null}]"#
         );
-        let elements = tree.kids(&array);
+        let elements = tree.kids(&array).unwrap();
         assert_eq!(elements.len(), 3);
         assert_eq!(elements[1].node.kind, Kind::String);
         assert_eq!(
             tree.span(elements[1].node.start, elements[1].node.end),
             r#""x\"y]""#
         );
-        assert_eq!(tree.kids(&elements[1].node).len(), 0);
+        assert_eq!(tree.kids(&elements[1].node).unwrap().len(), 0);
+        let broken = Tree::scan(r#"[{"a" 1}]"#).unwrap();
+        let row = broken.kids(&broken.root()).unwrap()[0].node;
+        assert!(broken.kids(&row).is_none());
     }
 
     #[test]

@@ -65,7 +65,8 @@ impl Budget {
         self
     }
 
-    /// At most `max` parts.
+    /// At most `max` parts of the tool's own; the budget's notice and its
+    /// link to the whole come after them.
     #[must_use]
     pub fn parts(mut self, max: usize) -> Self {
         self.parts = Some(max);
