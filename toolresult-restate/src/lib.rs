@@ -98,6 +98,17 @@
 //! like any retry: the tool's
 //! [`ToolSafety`](toolresult::tool::ToolSafety) says whether that is
 //! harmless.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
 
 mod journal;
 mod outcome;

@@ -57,7 +57,7 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     };
     match run_all(&server) {
-        Ok(failed) if failed == 0 => ExitCode::SUCCESS,
+        Ok(0) => ExitCode::SUCCESS,
         Ok(_) => ExitCode::FAILURE,
         Err(setup) => {
             println!("restate integration setup failed: {setup}");
@@ -82,18 +82,12 @@ fn run_all(server: &Path) -> Result<usize, String> {
     let harness = Harness::start(server)?;
     // The kill-and-restart check goes last: it restarts the service.
     let checks: [(&str, Check); 5] = [
-        (
-            "a_flaky_tool_is_answered_once_with_its_success",
-            flaky_tool,
-        ),
+        ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
         (
             "a_permanent_failure_is_not_retried_and_answers_the_call",
             permanent_failure,
         ),
-        (
-            "a_retry_after_waits_on_a_durable_timer",
-            retry_after_timer,
-        ),
+        ("a_retry_after_waits_on_a_durable_timer", retry_after_timer),
         (
             "an_approval_is_parked_and_resumed_by_an_answer_over_http",
             approval,
@@ -161,7 +155,10 @@ fn flaky_tool(h: &Harness) -> Result<(), String> {
     let values = run_values(&journal);
     expect_eq(&values.len(), &3, "journaled values")?;
     if !values[0].contains(r#""channel":{"transient":true,"sourceType":"std::io::Error"}"#) {
-        return Err(format!("the first attempt's summary is missing: {}", values[0]));
+        return Err(format!(
+            "the first attempt's summary is missing: {}",
+            values[0]
+        ));
     }
     if let Some(leak) = values.iter().find(|value| value.contains("flaky-secret")) {
         return Err(format!("the journal holds the source's text: {leak}"));
@@ -249,7 +246,10 @@ fn approval(h: &Harness) -> Result<(), String> {
         .ok_or("no awakeable id in the request")?
         .to_owned();
     if h.count("deploy") != 1 {
-        return Err(format!("deploy ran {} times before the answer", h.count("deploy")));
+        return Err(format!(
+            "deploy ran {} times before the answer",
+            h.count("deploy")
+        ));
     }
     // An answer to another request does not resume the call: it is asked
     // again, with a new awakeable.
@@ -453,17 +453,23 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
     // Asks for approval first.
     let dir = state.to_owned();
     toolbox.register(
-        tool::function("deploy", "Deploys a version", move |args: Deploy| -> ToolResult<String> {
-            bump(&dir, "deploy");
-            match toolbox::answer() {
-                Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
-                Some(_) => ToolResult::ok(format!("{} not deployed", args.version)),
-                None => ToolResult::pending(
-                    Request::input(format!("Deploy {}?", args.version))
-                        .with_id(format!("approve-{}", args.version)),
-                ),
-            }
-        })?
+        tool::function(
+            "deploy",
+            "Deploys a version",
+            move |args: Deploy| -> ToolResult<String> {
+                bump(&dir, "deploy");
+                match toolbox::answer() {
+                    Some(answer) if answer.ok => {
+                        ToolResult::ok(format!("deployed {}", args.version))
+                    }
+                    Some(_) => ToolResult::ok(format!("{} not deployed", args.version)),
+                    None => ToolResult::pending(
+                        Request::input(format!("Deploy {}?", args.version))
+                            .with_id(format!("approve-{}", args.version)),
+                    ),
+                }
+            },
+        )?
         .with_safety(ToolSafety::IdempotentDestructive),
     )?;
 
@@ -575,7 +581,10 @@ impl Harness {
             .arg("--no-logo")
             .arg("--base-dir")
             .arg(base.path())
-            .env("RESTATE_INGRESS__BIND_ADDRESS", format!("127.0.0.1:{ingress}"))
+            .env(
+                "RESTATE_INGRESS__BIND_ADDRESS",
+                format!("127.0.0.1:{ingress}"),
+            )
             .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
             .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{node}"))
             .env("RESTATE_LISTEN_MODE", "tcp")
@@ -621,7 +630,10 @@ impl Harness {
         }
         wait_until("the ingress", || {
             harness
-                .post(&format!("{}/TestAgent/turn", harness.ingress), &json!({"content": []}))
+                .post(
+                    &format!("{}/TestAgent/turn", harness.ingress),
+                    &json!({"content": []}),
+                )
                 .is_ok_and(|(status, _)| status == 200)
         })?;
         Ok(harness)
@@ -736,7 +748,8 @@ impl Harness {
         let query = format!(
             "SELECT index, entry_type, name, entry_json FROM sys_journal WHERE id = '{invocation}' ORDER BY index"
         );
-        let (status, body) = self.post(&format!("{}/query", self.admin), &json!({"query": query}))?;
+        let (status, body) =
+            self.post(&format!("{}/query", self.admin), &json!({"query": query}))?;
         if status != 200 {
             return Err(format!("querying the journal: {status} {body}"));
         }
@@ -796,7 +809,10 @@ impl Harness {
     }
 }
 
-fn read_response(url: &str, mut response: ureq::http::Response<ureq::Body>) -> Result<(u16, Value), String> {
+fn read_response(
+    url: &str,
+    mut response: ureq::http::Response<ureq::Body>,
+) -> Result<(u16, Value), String> {
     let status = response.status().as_u16();
     let text = response
         .body_mut()
