@@ -46,18 +46,22 @@ use crate::{DurableOutcome, Parked};
 ///   [`Answer`] whose `id` is the request's `id`; then the call runs again
 ///   with that answer (its tool reads it with
 ///   [`toolbox::answer`](toolresult::toolbox::answer())), with attempts
-///   counted afresh, and that run's result answers the call. An answer for
-///   another request does not resume the call: the request is sent again
-///   with a new awakeable.
+///   counted afresh, and that run's result answers the call. A body that
+///   is not an `Answer`, or an answer to another request, does not resume
+///   the call: the request is sent again with a new awakeable.
 ///
 /// The calls run one after another: journaled steps of one handler do not
 /// run concurrently.
 ///
+/// A `notify` that fails (its future's `Err`) is retried by Restate as it
+/// retries a failed step of the service: with the invocation's retry
+/// policy, after which Restate pauses or kills the invocation.
+///
 /// # Errors
-/// Only Restate's: the invocation was cancelled (while sleeping or
-/// waiting for an answer), the awakeable was rejected instead of resolved
-/// with an `Answer`, or `notify` kept failing until its step's retries ran
-/// out. A tool's failure is never an error here. Propagate it with `?`.
+/// Only Restate's terminal errors: the invocation was cancelled (while it
+/// slept or waited for an answer), or the awakeable was rejected instead
+/// of resolved. A tool's failure is never an error here. Propagate it with
+/// `?`.
 ///
 /// # Example
 /// A service whose handler takes an Anthropic assistant message and returns
@@ -136,7 +140,8 @@ where
     let mut answer: Option<Answer> = None;
     let mut run: u32 = 0;
     loop {
-        let (last, made) = attempt_until_stopped(ctx, toolbox, &call, answer.take(), run).await?;
+        let (last, stop, made) =
+            attempt_until_stopped(ctx, toolbox, &call, answer.take(), run).await?;
         if calls_a_tool {
             attempts = attempts.saturating_add(made);
         }
@@ -144,7 +149,7 @@ where
             result,
             structured,
             channel,
-            decision,
+            ..
         } = last;
         match result.pending_request() {
             Some(request) => {
@@ -152,10 +157,6 @@ where
                 run = run.saturating_add(1);
             }
             None => {
-                let stop = match decision {
-                    JournaledDecision::Stop { reason } => reason,
-                    JournaledDecision::Retry { .. } => String::new(),
-                };
                 return Ok(DurableOutcome {
                     call,
                     result,
@@ -170,15 +171,15 @@ where
 }
 
 /// Attempts of one run of a call, each a journaled step, with a durable
-/// timer between them, until the policy stops: the last attempt, and how
-/// many were made.
+/// timer between them, until the policy stops: the last attempt, why the
+/// policy stopped, and how many attempts were made.
 async fn attempt_until_stopped(
     ctx: &Context<'_>,
     toolbox: &Toolbox,
     call: &Call,
     answer: Option<Answer>,
     run: u32,
-) -> Result<(JournaledAttempt, u32), TerminalError> {
+) -> Result<(JournaledAttempt, String, u32), TerminalError> {
     let mut attempt: u32 = 0;
     loop {
         attempt = attempt.saturating_add(1);
@@ -196,11 +197,14 @@ async fn attempt_until_stopped(
             .name(name)
             .retry_policy(RunRetryPolicy::new().max_attempts(1))
             .await?;
-        match journaled.decision {
+        match &journaled.decision {
             JournaledDecision::Retry { delay_ms } => {
-                ctx.sleep(Duration::from_millis(delay_ms)).await?;
+                ctx.sleep(Duration::from_millis(*delay_ms)).await?;
             }
-            JournaledDecision::Stop { .. } => return Ok((journaled, attempt)),
+            JournaledDecision::Stop { reason } => {
+                let reason = reason.clone();
+                return Ok((journaled, reason, attempt));
+            }
         }
     }
 }
@@ -219,13 +223,17 @@ where
     F: Future<Output = Result<(), HandlerError>> + Send,
 {
     loop {
-        let (awakeable, answered) = ctx.awakeable::<Json<Answer>>();
+        // Read as bytes: a body that is not an `Answer` asks again, where
+        // reading it as one would fail the invocation over and over.
+        let (awakeable, answered) = ctx.awakeable::<Vec<u8>>();
         let parked = Parked::new(call.clone(), request.clone(), awakeable);
         ctx.run(|| notify(parked))
             .name(format!("call {} notify", call.id))
             .await?;
-        let Json(answer) = answered.await?;
-        if answer.answers(&request) {
+        let body = answered.await?;
+        if let Ok(answer) = serde_json::from_slice::<Answer>(&body)
+            && answer.answers(&request)
+        {
             return Ok(answer);
         }
     }

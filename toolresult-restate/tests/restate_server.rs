@@ -262,8 +262,15 @@ fn approval(h: &Harness) -> Result<(), String> {
     if again == awakeable {
         return Err("the request was sent again with the same awakeable".to_owned());
     }
+    // Nor does a body that is not an answer.
+    h.resolve(&again, &json!("yes please"))?;
+    let parked = h.parked("toolu_deploy", 3)?;
+    let last = parked[2]["data"]["awakeable"]
+        .as_str()
+        .ok_or("no awakeable id in the request sent a third time")?
+        .to_owned();
     expect_eq(&h.count("deploy"), &1, "runs before the right answer")?;
-    h.resolve(&again, &json!({"id": "approve-1.4.2", "ok": true}))?;
+    h.resolve(&last, &json!({"id": "approve-1.4.2", "ok": true}))?;
     let turn = h.attach(&invocation)?;
     expect_eq(
         &turn.reply["content"][0],
@@ -272,7 +279,19 @@ fn approval(h: &Harness) -> Result<(), String> {
     )?;
     expect_eq(&turn.outcomes[0]["attempts"], &json!(2), "attempts")?;
     expect_eq(&h.count("deploy"), &2, "runs of deploy")?;
-    expect_eq(&h.parked("toolu_deploy", 2)?.len(), &2, "requests sent")
+    expect_eq(&h.parked("toolu_deploy", 3)?.len(), &3, "requests sent")?;
+    let journal = h.journal(&invocation)?;
+    expect_eq(
+        &names_like(&journal, "call toolu_deploy"),
+        &vec![
+            "call toolu_deploy attempt 1".to_owned(),
+            "call toolu_deploy notify".to_owned(),
+            "call toolu_deploy notify".to_owned(),
+            "call toolu_deploy notify".to_owned(),
+            "call toolu_deploy run 1 attempt 1".to_owned(),
+        ],
+        "journaled steps",
+    )
 }
 
 fn killed_service(h: &Harness) -> Result<(), String> {
