@@ -1,0 +1,121 @@
+//! Durable tool calls for [`toolresult`] on [Restate](https://restate.dev):
+//! a turn of tool calls run inside a Restate handler, so a crash does not
+//! run a completed tool again, a retry-after of an hour survives a restart,
+//! and a call parked for a person's approval waits for days, answered from
+//! any process.
+//!
+//! The toolbox's Rust channel maps onto Restate as it is:
+//!
+//! | toolbox | on Restate |
+//! |---|---|
+//! | an attempt of a call | a journaled step (`ctx.run`): the canonical result, a [`ChannelSummary`] (never the source's text), the policy's decision |
+//! | a transient failure the policy retries | a durable timer (`ctx.sleep`) for the policy's delay, then the next attempt |
+//! | a permanent failure, retries run out | the model-facing error result answers the call; the handler does not fail |
+//! | a pending [`Request`](toolresult::canonical::Request) | an awakeable; its id in the request's `data` under [`AWAKEABLE_KEY`], the request sent once to a `notify` hook ([`Parked`]) |
+//! | an [`Answer`](toolresult::canonical::Answer) | the awakeable resolved with the answer's JSON, through Restate's ingress, from anywhere; the call runs again with it |
+//!
+//! One function does it, [`run_turn`]; each call's answer is a
+//! [`DurableOutcome`], which a provider's `reply` renders:
+//!
+//! ```no_run
+//! use restate_sdk::prelude::*;
+//! use toolresult::canonical::Request;
+//! use toolresult::provider::{anthropic, PartPolicy};
+//! use toolresult::tool::{self, ToolSafety};
+//! use toolresult::toolbox::{self, Toolbox};
+//! use toolresult::ToolResult;
+//! use toolresult_restate::{run_turn, Parked};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Deploy {
+//!     version: String,
+//! }
+//!
+//! /// Asks a person first, and acts on their answer.
+//! fn deploy(args: Deploy) -> ToolResult<String> {
+//!     match toolbox::answer() {
+//!         Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
+//!         Some(_) => ToolResult::ok(format!("{} was not deployed: declined", args.version)),
+//!         None => ToolResult::pending(
+//!             Request::input(format!("Deploy {}?", args.version))
+//!                 .with_id(format!("approve-{}", args.version)),
+//!         ),
+//!     }
+//! }
+//!
+//! struct Agent {
+//!     toolbox: Toolbox,
+//! }
+//!
+//! #[restate_sdk::service]
+//! impl Agent {
+//!     /// Takes an Anthropic assistant message, returns the user message
+//!     /// with a result for every `tool_use`.
+//!     #[handler]
+//!     async fn turn(
+//!         &self,
+//!         ctx: Context<'_>,
+//!         Json(message): Json<serde_json::Value>,
+//!     ) -> HandlerResult<Json<serde_json::Value>> {
+//!         let calls = anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
+//!         let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| async move {
+//!             // Tell a person: a chat message, an email, a page.
+//!             println!("{} -> resolve awakeable {}", parked.request.prompt, parked.awakeable_id());
+//!             Ok::<_, HandlerError>(())
+//!         })
+//!         .await?;
+//!         let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
+//!         Ok(Json(serde_json::to_value(reply)?))
+//!     }
+//! }
+//!
+//! #[tokio::main]
+//! async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//!     let mut toolbox = Toolbox::new();
+//!     toolbox.register(
+//!         tool::function("deploy", "Deploy a version", deploy)?
+//!             .with_safety(ToolSafety::IdempotentDestructive),
+//!     )?;
+//!     HttpServer::new(Endpoint::builder().bind(Agent { toolbox }).build())
+//!         .listen_and_serve("127.0.0.1:9080".parse()?)
+//!         .await;
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Register the service with `restate-server` and invoke a turn through its
+//! ingress; the crate's `examples/durable_agent.rs` and the "Running on
+//! Restate" section of the `toolresult` README show the commands.
+//!
+//! **Side effects belong in tools.** Restate runs the handler again from
+//! the top after a crash or a suspension and reads journaled steps back:
+//! code of the handler outside a step (here: outside the tools and the
+//! `notify` hook) runs again each time, so it must be deterministic and
+//! free of side effects.
+//!
+//! **An attempt is at least once.** A journaled attempt never runs again;
+//! an attempt the process died in (its result not yet journaled) does,
+//! like any retry: the tool's
+//! [`ToolSafety`](toolresult::tool::ToolSafety) says whether that is
+//! harmless.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
+mod journal;
+mod outcome;
+mod parked;
+mod turn;
+
+pub use journal::ChannelSummary;
+pub use outcome::DurableOutcome;
+pub use parked::{AWAKEABLE_KEY, Parked};
+pub use turn::run_turn;

@@ -1,0 +1,905 @@
+//! Durable turns against a real `restate-server`: started here on free
+//! loopback ports with a fresh base directory, the service under test in a
+//! process of its own (this test binary, started again in serve mode), so
+//! it can be killed in the middle of a turn and started again.
+//!
+//! Every tool counts its runs in a file of a state directory the test
+//! reads: a count is what a side effect would have done, whichever process
+//! ran it.
+//!
+//! Needs `restate-server`: `RESTATE_SERVER_BIN`, or the npm package
+//! installed under `.ci/.restate` (`npm install --prefix .ci/.restate
+//! @restatedev/restate-server@1.7.12`). Without it the test says it was
+//! skipped and passes.
+
+use std::cell::RefCell;
+use std::fs;
+use std::io::Write;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use restate_sdk::prelude::*;
+use serde_json::{Value, json};
+use toolresult::canonical::Request;
+use toolresult::provider::{Answered, PartPolicy, anthropic};
+use toolresult::retry::{Backoff, RetryPolicy};
+use toolresult::tool::{self, ToolSafety};
+use toolresult::toolbox::{self, Toolbox};
+use toolresult::{Failure, ToolError, ToolResult};
+use toolresult_restate::{Parked, run_turn};
+
+/// Set (to the address to listen on) when this binary runs as the service.
+const SERVE_ADDR: &str = "TOOLRESULT_RESTATE_TEST_SERVE_ADDR";
+/// The state directory the service's tools count their runs in.
+const STATE_DIR: &str = "TOOLRESULT_RESTATE_TEST_STATE_DIR";
+/// Where the npm package puts the server, from this crate's directory.
+const NPM_SERVER: &str =
+    "../.ci/.restate/node_modules/@restatedev/restate-server-linux-x64/bin/restate-server";
+
+/// How long any one wait of the test may take.
+const WAIT: Duration = Duration::from_secs(60);
+/// The retry-after the throttled tool asks for.
+const RETRY_AFTER: Duration = Duration::from_millis(1500);
+
+fn main() -> ExitCode {
+    if let (Ok(addr), Ok(state)) = (std::env::var(SERVE_ADDR), std::env::var(STATE_DIR)) {
+        return serve(&addr, PathBuf::from(state));
+    }
+    let Some(server) = server_binary() else {
+        println!(
+            "skipped: the Restate integration test needs restate-server; install with \
+             `npm install --prefix .ci/.restate @restatedev/restate-server@1.7.12` \
+             (or set RESTATE_SERVER_BIN)"
+        );
+        return ExitCode::SUCCESS;
+    };
+    match run_all(&server) {
+        Ok(0) => ExitCode::SUCCESS,
+        Ok(_) => ExitCode::FAILURE,
+        Err(setup) => {
+            println!("restate integration setup failed: {setup}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn server_binary() -> Option<PathBuf> {
+    if let Some(bin) = std::env::var_os("RESTATE_SERVER_BIN") {
+        return Some(PathBuf::from(bin));
+    }
+    let npm = Path::new(env!("CARGO_MANIFEST_DIR")).join(NPM_SERVER);
+    npm.is_file().then_some(npm)
+}
+
+type Check = fn(&Harness) -> Result<(), String>;
+
+/// Starts the server and the service, runs every check, and prints the
+/// tally; the number failed.
+fn run_all(server: &Path) -> Result<usize, String> {
+    let harness = Harness::start(server)?;
+    // The kill-and-restart check goes last: it restarts the service.
+    let checks: [(&str, Check); 5] = [
+        ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
+        (
+            "a_permanent_failure_is_not_retried_and_answers_the_call",
+            permanent_failure,
+        ),
+        ("a_retry_after_waits_on_a_durable_timer", retry_after_timer),
+        (
+            "an_approval_is_parked_and_resumed_by_an_answer_over_http",
+            approval,
+        ),
+        (
+            "a_completed_tool_is_not_run_again_after_the_service_is_killed",
+            killed_service,
+        ),
+    ];
+    let (mut passed, mut failed) = (0, 0);
+    for (name, check) in checks {
+        let started = Instant::now();
+        let outcome = match catch_unwind(AssertUnwindSafe(|| check(&harness))) {
+            Ok(outcome) => outcome,
+            Err(panic) => Err(panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| (*s).to_owned()))
+                .unwrap_or_else(|| "panicked".to_owned())),
+        };
+        match outcome {
+            Ok(()) => {
+                passed += 1;
+                println!("test {name} ... ok ({:.1?})", started.elapsed());
+            }
+            Err(why) => {
+                failed += 1;
+                println!("test {name} ... FAILED\n    {why}");
+            }
+        }
+    }
+    if failed > 0 {
+        harness.dump_logs();
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(failed)
+}
+
+// ---------------------------------------------------------------------------
+// The checks.
+
+fn flaky_tool(h: &Harness) -> Result<(), String> {
+    let turn = h.turn(&[("toolu_flaky", "flaky", json!({"key": "flaky"}))])?;
+    expect_eq(
+        &turn.reply,
+        &json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_flaky", "content": "answered on run 3"}
+        ]}),
+        "reply",
+    )?;
+    expect_eq(&turn.outcomes[0]["attempts"], &json!(3), "attempts")?;
+    expect_eq(&turn.outcomes[0]["stop"], &json!("succeeded"), "stop")?;
+    expect_eq(&h.count("flaky"), &3, "runs of the flaky tool")?;
+    // The journal holds three attempts, and never the source's text.
+    let journal = h.journal(&turn.invocation)?;
+    expect_eq(
+        &names_like(&journal, "call toolu_flaky attempt"),
+        &vec![
+            "call toolu_flaky attempt 1".to_owned(),
+            "call toolu_flaky attempt 2".to_owned(),
+            "call toolu_flaky attempt 3".to_owned(),
+        ],
+        "journaled attempts",
+    )?;
+    let values = run_values(&journal);
+    expect_eq(&values.len(), &3, "journaled values")?;
+    if !values[0].contains(r#""channel":{"transient":true,"sourceType":"std::io::Error"}"#) {
+        return Err(format!(
+            "the first attempt's summary is missing: {}",
+            values[0]
+        ));
+    }
+    if let Some(leak) = values.iter().find(|value| value.contains("flaky-secret")) {
+        return Err(format!("the journal holds the source's text: {leak}"));
+    }
+    Ok(())
+}
+
+fn permanent_failure(h: &Harness) -> Result<(), String> {
+    let turn = h.turn(&[("toolu_gone", "permanent", json!({"key": "permanent"}))])?;
+    expect_eq(
+        &turn.reply,
+        &json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_gone",
+             "content": "{\"error\":{\"message\":\"the record does not exist\"}}", "is_error": true}
+        ]}),
+        "reply",
+    )?;
+    expect_eq(&turn.outcomes[0]["attempts"], &json!(1), "attempts")?;
+    expect_eq(&turn.outcomes[0]["stop"], &json!("permanent"), "stop")?;
+    expect_eq(
+        &turn.outcomes[0]["channel"],
+        &json!({"transient": false, "sourceType": "std::io::Error"}),
+        "channel summary",
+    )?;
+    expect_eq(&h.count("permanent"), &1, "runs of the failing tool")
+}
+
+fn retry_after_timer(h: &Harness) -> Result<(), String> {
+    let turn = h.turn(&[("toolu_slow", "throttled", json!({"key": "throttled"}))])?;
+    expect_eq(
+        &turn.reply["content"][0]["content"],
+        &json!("answered on run 2"),
+        "reply",
+    )?;
+    expect_eq(&turn.outcomes[0]["attempts"], &json!(2), "attempts")?;
+    expect_eq(
+        &turn.outcomes[0]["channel"],
+        &json!({}),
+        "channel summary of the success",
+    )?;
+    let times = h.times("throttled");
+    let [first, second] = times.as_slice() else {
+        return Err(format!("expected two runs, got {times:?}"));
+    };
+    let waited = second.saturating_sub(*first);
+    if u128::from(waited) < RETRY_AFTER.as_millis() {
+        return Err(format!(
+            "the second run came {waited} ms after the first, before the retry-after"
+        ));
+    }
+    // The wait is a timer in the journal, between the two attempts.
+    let journal = h.journal(&turn.invocation)?;
+    let kinds: Vec<String> = journal
+        .iter()
+        .map(|entry| {
+            let name = entry["name"].as_str().unwrap_or("");
+            let kind = entry["entry_type"].as_str().unwrap_or("");
+            if name.starts_with("call ") {
+                name.to_owned()
+            } else {
+                kind.to_owned()
+            }
+        })
+        .filter(|k| k.starts_with("call ") || k == "Command: Sleep")
+        .collect();
+    expect_eq(
+        &kinds,
+        &vec![
+            "call toolu_slow attempt 1".to_owned(),
+            "Command: Sleep".to_owned(),
+            "call toolu_slow attempt 2".to_owned(),
+        ],
+        "journal",
+    )
+}
+
+fn approval(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[("toolu_deploy", "deploy", json!({"version": "1.4.2"}))])?;
+    let parked = h.parked("toolu_deploy", 1)?;
+    let first = &parked[0];
+    expect_eq(&first["id"], &json!("approve-1.4.2"), "request id")?;
+    expect_eq(&first["prompt"], &json!("Deploy 1.4.2?"), "prompt")?;
+    let awakeable = first["data"]["awakeable"]
+        .as_str()
+        .ok_or("no awakeable id in the request")?
+        .to_owned();
+    if h.count("deploy") != 1 {
+        return Err(format!(
+            "deploy ran {} times before the answer",
+            h.count("deploy")
+        ));
+    }
+    // An answer to another request does not resume the call: it is asked
+    // again, with a new awakeable.
+    h.resolve(&awakeable, &json!({"id": "approve-9.9.9", "ok": true}))?;
+    let parked = h.parked("toolu_deploy", 2)?;
+    let again = parked[1]["data"]["awakeable"]
+        .as_str()
+        .ok_or("no awakeable id in the request sent again")?
+        .to_owned();
+    if again == awakeable {
+        return Err("the request was sent again with the same awakeable".to_owned());
+    }
+    // Nor does a body that is not an answer.
+    h.resolve(&again, &json!("yes please"))?;
+    let parked = h.parked("toolu_deploy", 3)?;
+    let last = parked[2]["data"]["awakeable"]
+        .as_str()
+        .ok_or("no awakeable id in the request sent a third time")?
+        .to_owned();
+    expect_eq(&h.count("deploy"), &1, "runs before the right answer")?;
+    h.resolve(&last, &json!({"id": "approve-1.4.2", "ok": true}))?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(
+        &turn.reply["content"][0],
+        &json!({"type": "tool_result", "tool_use_id": "toolu_deploy", "content": "deployed 1.4.2"}),
+        "reply",
+    )?;
+    expect_eq(&turn.outcomes[0]["attempts"], &json!(2), "attempts")?;
+    expect_eq(&h.count("deploy"), &2, "runs of deploy")?;
+    expect_eq(&h.parked("toolu_deploy", 3)?.len(), &3, "requests sent")?;
+    let journal = h.journal(&invocation)?;
+    expect_eq(
+        &names_like(&journal, "call toolu_deploy"),
+        &vec![
+            "call toolu_deploy attempt 1".to_owned(),
+            "call toolu_deploy notify".to_owned(),
+            "call toolu_deploy notify".to_owned(),
+            "call toolu_deploy notify".to_owned(),
+            "call toolu_deploy run 1 attempt 1".to_owned(),
+        ],
+        "journaled steps",
+    )
+}
+
+fn killed_service(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[
+        ("toolu_charge", "charge", json!({"key": "charge"})),
+        ("toolu_report", "hangs_once", json!({"key": "hangs"})),
+    ])?;
+    // The second call is running (and hangs) once the first completed.
+    wait_until("the hanging tool to start", || h.count("hangs") == 1)?;
+    expect_eq(&h.count("charge"), &1, "charges before the kill")?;
+    h.restart_service()?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(
+        &turn.reply,
+        &json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_charge", "content": "charged once"},
+            {"type": "tool_result", "tool_use_id": "toolu_report", "content": "answered on run 2"}
+        ]}),
+        "reply",
+    )?;
+    expect_eq(&h.count("charge"), &1, "charges after the restart")?;
+    expect_eq(&h.count("hangs"), &2, "runs of the tool killed mid-run")
+}
+
+// ---------------------------------------------------------------------------
+// The service under test.
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Keyed {
+    key: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Deploy {
+    version: String,
+}
+
+struct TestAgent {
+    toolbox: Toolbox,
+    state: PathBuf,
+}
+
+#[restate_sdk::service]
+impl TestAgent {
+    #[handler]
+    async fn turn(
+        &self,
+        ctx: Context<'_>,
+        Json(message): Json<Value>,
+    ) -> HandlerResult<Json<Value>> {
+        let calls =
+            anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
+        let state = self.state.clone();
+        let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| {
+            let state = state.clone();
+            async move {
+                let line = serde_json::to_string(&parked.request)?;
+                let mut file = fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(state.join(format!("parked-{}.jsonl", parked.call.id)))?;
+                writeln!(file, "{line}")?;
+                Ok::<_, HandlerError>(())
+            }
+        })
+        .await?;
+        let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder)
+            .map_err(TerminalError::from_error)?;
+        let summary: Vec<Value> = outcomes
+            .iter()
+            .map(|outcome| {
+                json!({
+                    "id": outcome.call().id,
+                    "attempts": outcome.attempts,
+                    "stop": outcome.stop,
+                    "channel": outcome.channel,
+                })
+            })
+            .collect();
+        Ok(Json(json!({"reply": reply, "outcomes": summary})))
+    }
+}
+
+fn serve(addr: &str, state: PathBuf) -> ExitCode {
+    let addr: SocketAddr = match addr.parse() {
+        Ok(addr) => addr,
+        Err(bad) => {
+            eprintln!("bad address {addr}: {bad}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let toolbox = match test_toolbox(&state) {
+        Ok(toolbox) => toolbox,
+        Err(bad) => {
+            eprintln!("toolbox: {bad}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(bad) => {
+            eprintln!("runtime: {bad}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(
+        HttpServer::new(
+            Endpoint::builder()
+                .bind(TestAgent { toolbox, state })
+                .build(),
+        )
+        .listen_and_serve(addr),
+    );
+    ExitCode::SUCCESS
+}
+
+fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
+    let retry = RetryPolicy::new()
+        .max_attempts(3)
+        .backoff(Backoff::constant(Duration::from_millis(20)));
+    let mut toolbox = Toolbox::new().timeout(Duration::from_secs(30)).retry(retry);
+
+    // Transient twice, then a success.
+    let dir = state.to_owned();
+    toolbox.register(
+        tool::function("flaky", "Fails twice", move |args: Keyed| {
+            let run = bump(&dir, &args.key);
+            if run <= 2 {
+                let source = std::io::Error::other("flaky-secret: 10.0.0.7 refused the token");
+                return ToolResult::<String>::fail(
+                    Failure::new(ToolError::new("the service is busy"))
+                        .with_source(source)
+                        .transient(),
+                );
+            }
+            ToolResult::ok(format!("answered on run {run}"))
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+
+    // A permanent failure, of a tool that may be retried.
+    let dir = state.to_owned();
+    toolbox.register(
+        tool::function("permanent", "Fails for good", move |args: Keyed| {
+            bump(&dir, &args.key);
+            let source = std::io::Error::new(std::io::ErrorKind::NotFound, "no row 42");
+            ToolResult::<String>::fail(
+                Failure::new(ToolError::new("the record does not exist"))
+                    .with_source(source)
+                    .permanent(),
+            )
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+
+    // Throttled once, with a retry-after.
+    let dir = state.to_owned();
+    toolbox.register(
+        tool::function("throttled", "Throttled once", move |args: Keyed| {
+            let run = bump(&dir, &args.key);
+            stamp(&dir, &args.key);
+            if run == 1 {
+                return ToolResult::<String>::fail(
+                    Failure::new(ToolError::new("rate limited"))
+                        .transient()
+                        .with_retry_after(RETRY_AFTER),
+                );
+            }
+            ToolResult::ok(format!("answered on run {run}"))
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+
+    // Asks for approval first.
+    let dir = state.to_owned();
+    toolbox.register(
+        tool::function(
+            "deploy",
+            "Deploys a version",
+            move |args: Deploy| -> ToolResult<String> {
+                bump(&dir, "deploy");
+                match toolbox::answer() {
+                    Some(answer) if answer.ok => {
+                        ToolResult::ok(format!("deployed {}", args.version))
+                    }
+                    Some(_) => ToolResult::ok(format!("{} not deployed", args.version)),
+                    None => ToolResult::pending(
+                        Request::input(format!("Deploy {}?", args.version))
+                            .with_id(format!("approve-{}", args.version)),
+                    ),
+                }
+            },
+        )?
+        .with_safety(ToolSafety::IdempotentDestructive),
+    )?;
+
+    // A side effect that must happen once: not idempotent, never retried.
+    let dir = state.to_owned();
+    toolbox.register(tool::function(
+        "charge",
+        "Charges a card",
+        move |args: Keyed| -> ToolResult<&'static str> {
+            bump(&dir, &args.key);
+            ToolResult::ok("charged once")
+        },
+    )?)?;
+
+    // Hangs on its first run (until the process is killed).
+    let dir = state.to_owned();
+    toolbox
+        .register(
+            tool::async_function("hangs_once", "Hangs once", move |args: Keyed| {
+                let dir = dir.clone();
+                async move {
+                    let run = bump(&dir, &args.key);
+                    if run == 1 {
+                        tokio::time::sleep(Duration::from_secs(600)).await;
+                    }
+                    format!("answered on run {run}")
+                }
+            })?
+            .with_safety(ToolSafety::ReadOnly),
+        )?
+        .timeout(Duration::from_secs(900));
+    Ok(toolbox)
+}
+
+/// Counts a run under `key`; the count after it.
+fn bump(dir: &Path, key: &str) -> u32 {
+    let path = dir.join(format!("{key}.count"));
+    let count = fs::read_to_string(&path)
+        .ok()
+        .and_then(|text| text.trim().parse::<u32>().ok())
+        .unwrap_or(0)
+        + 1;
+    let _ = fs::write(&path, count.to_string());
+    count
+}
+
+/// Notes the time of a run under `key`, in ms since the epoch.
+fn stamp(dir: &Path, key: &str) {
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_millis());
+    if let Ok(mut file) = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(format!("{key}.times")))
+    {
+        let _ = writeln!(file, "{now}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The harness: the server, the service, HTTP.
+
+/// A child process killed (and reaped) when dropped, also on a panic.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+struct Harness {
+    http: ureq::Agent,
+    ingress: String,
+    admin: String,
+    service_addr: SocketAddr,
+    state: tempfile::TempDir,
+    base: tempfile::TempDir,
+    service: RefCell<Option<Killed>>,
+    server: Option<Killed>,
+}
+
+/// The processes go before their directories do.
+impl Drop for Harness {
+    fn drop(&mut self) {
+        drop(self.service.borrow_mut().take());
+        drop(self.server.take());
+    }
+}
+
+/// A turn's answer: the invocation and the handler's JSON.
+struct Turn {
+    invocation: String,
+    reply: Value,
+    outcomes: Vec<Value>,
+}
+
+impl Harness {
+    fn start(server: &Path) -> Result<Self, String> {
+        let base = tempfile::tempdir().map_err(|e| format!("base dir: {e}"))?;
+        let state = tempfile::tempdir().map_err(|e| format!("state dir: {e}"))?;
+        let [ingress, admin, node, service] = free_ports()?;
+        let log = fs::File::create(base.path().join("server.log"))
+            .map_err(|e| format!("server log: {e}"))?;
+        let log2 = log.try_clone().map_err(|e| format!("server log: {e}"))?;
+        let child = Command::new(server)
+            .arg("--no-logo")
+            .arg("--base-dir")
+            .arg(base.path())
+            .env(
+                "RESTATE_INGRESS__BIND_ADDRESS",
+                format!("127.0.0.1:{ingress}"),
+            )
+            .env("RESTATE_ADMIN__BIND_ADDRESS", format!("127.0.0.1:{admin}"))
+            .env("RESTATE_BIND_ADDRESS", format!("127.0.0.1:{node}"))
+            .env("RESTATE_LISTEN_MODE", "tcp")
+            .env("RESTATE_DISABLE_TELEMETRY", "true")
+            .env("RESTATE_LOG_DISABLE_ANSI_CODES", "true")
+            .env("RESTATE_DEFAULT_NUM_PARTITIONS", "2")
+            // A killed service is tried again soon.
+            .env("RESTATE_DEFAULT_RETRY_POLICY__INITIAL_INTERVAL", "100ms")
+            .env("RESTATE_DEFAULT_RETRY_POLICY__MAX_INTERVAL", "500ms")
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(log2)
+            .spawn()
+            .map_err(|e| format!("starting {}: {e}", server.display()))?;
+        let http: ureq::Agent = ureq::Agent::config_builder()
+            .timeout_global(Some(WAIT))
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut harness = Self {
+            http,
+            ingress: format!("http://127.0.0.1:{ingress}"),
+            admin: format!("http://127.0.0.1:{admin}"),
+            service_addr: SocketAddr::from(([127, 0, 0, 1], service)),
+            state,
+            base,
+            service: RefCell::new(None),
+            server: Some(Killed(child)),
+        };
+        wait_until("the admin API", || {
+            harness
+                .get(&format!("{}/health", harness.admin))
+                .is_ok_and(|(status, _)| status == 200)
+        })?;
+        let service = harness.spawn_service()?;
+        harness.service = RefCell::new(Some(service));
+        let (status, body) = harness.post(
+            &format!("{}/deployments", harness.admin),
+            &json!({"uri": format!("http://{}", harness.service_addr)}),
+        )?;
+        if status != 201 {
+            return Err(format!("registering the service: {status} {body}"));
+        }
+        wait_until("the ingress", || {
+            harness
+                .post(
+                    &format!("{}/TestAgent/turn", harness.ingress),
+                    &json!({"content": []}),
+                )
+                .is_ok_and(|(status, _)| status == 200)
+        })?;
+        Ok(harness)
+    }
+
+    fn spawn_service(&self) -> Result<Killed, String> {
+        let log = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.base.path().join("service.log"))
+            .map_err(|e| format!("service log: {e}"))?;
+        let log2 = log.try_clone().map_err(|e| format!("service log: {e}"))?;
+        let exe = std::env::current_exe().map_err(|e| format!("this test's binary: {e}"))?;
+        let child = Command::new(exe)
+            .env(SERVE_ADDR, self.service_addr.to_string())
+            .env(STATE_DIR, self.state.path())
+            .stdin(Stdio::null())
+            .stdout(log)
+            .stderr(log2)
+            .spawn()
+            .map_err(|e| format!("starting the service: {e}"))?;
+        let service = Killed(child);
+        let addr = self.service_addr;
+        wait_until("the service to listen", || {
+            TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok()
+        })?;
+        Ok(service)
+    }
+
+    /// Kills the service (SIGKILL) and starts it again on the same address.
+    fn restart_service(&self) -> Result<(), String> {
+        if let Some(mut old) = self.service.borrow_mut().take() {
+            let _ = old.0.kill();
+            let _ = old.0.wait();
+        }
+        let new = self.spawn_service()?;
+        *self.service.borrow_mut() = Some(new);
+        Ok(())
+    }
+
+    fn dump_logs(&self) {
+        for log in ["server.log", "service.log"] {
+            let text = fs::read_to_string(self.base.path().join(log)).unwrap_or_default();
+            let tail: Vec<&str> = text.lines().rev().take(40).collect();
+            println!("--- last lines of {log}:");
+            for line in tail.iter().rev() {
+                println!("{line}");
+            }
+        }
+    }
+
+    fn message(calls: &[(&str, &str, Value)]) -> Value {
+        let content: Vec<Value> = calls
+            .iter()
+            .map(|(id, name, input)| {
+                json!({"type": "tool_use", "id": id, "name": name, "input": input})
+            })
+            .collect();
+        json!({"role": "assistant", "content": content})
+    }
+
+    /// Runs a turn to its end.
+    fn turn(&self, calls: &[(&str, &str, Value)]) -> Result<Turn, String> {
+        let invocation = self.send_turn(calls)?;
+        self.attach(&invocation)
+    }
+
+    /// Starts a turn; its invocation id.
+    fn send_turn(&self, calls: &[(&str, &str, Value)]) -> Result<String, String> {
+        let (status, body) = self.post(
+            &format!("{}/TestAgent/turn/send", self.ingress),
+            &Self::message(calls),
+        )?;
+        if status != 200 && status != 202 {
+            return Err(format!("sending the turn: {status} {body}"));
+        }
+        body["invocationId"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("no invocation id in {body}"))
+    }
+
+    /// Waits for a turn's answer.
+    fn attach(&self, invocation: &str) -> Result<Turn, String> {
+        let (status, body) = self.get(&format!(
+            "{}/restate/invocation/{invocation}/attach",
+            self.ingress
+        ))?;
+        if status != 200 {
+            return Err(format!("the turn answered {status}: {body}"));
+        }
+        Ok(Turn {
+            invocation: invocation.to_owned(),
+            reply: body["reply"].clone(),
+            outcomes: body["outcomes"].as_array().cloned().unwrap_or_default(),
+        })
+    }
+
+    fn resolve(&self, awakeable: &str, answer: &Value) -> Result<(), String> {
+        let (status, body) = self.post(
+            &format!("{}/restate/awakeables/{awakeable}/resolve", self.ingress),
+            answer,
+        )?;
+        if status / 100 != 2 {
+            return Err(format!("resolving {awakeable}: {status} {body}"));
+        }
+        Ok(())
+    }
+
+    /// The journal of an invocation, through the admin API's SQL.
+    fn journal(&self, invocation: &str) -> Result<Vec<Value>, String> {
+        let query = format!(
+            "SELECT index, entry_type, name, entry_json FROM sys_journal WHERE id = '{invocation}' ORDER BY index"
+        );
+        let (status, body) =
+            self.post(&format!("{}/query", self.admin), &json!({"query": query}))?;
+        if status != 200 {
+            return Err(format!("querying the journal: {status} {body}"));
+        }
+        body["rows"]
+            .as_array()
+            .cloned()
+            .ok_or_else(|| format!("no rows in {body}"))
+    }
+
+    /// The requests sent for a call, once there are `at_least` of them.
+    fn parked(&self, call: &str, at_least: usize) -> Result<Vec<Value>, String> {
+        let path = self.state.path().join(format!("parked-{call}.jsonl"));
+        let read = || -> Vec<Value> {
+            fs::read_to_string(&path)
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|line| serde_json::from_str(line).ok())
+                .collect()
+        };
+        wait_until("the request to be sent", || read().len() >= at_least)?;
+        Ok(read())
+    }
+
+    fn count(&self, key: &str) -> u32 {
+        fs::read_to_string(self.state.path().join(format!("{key}.count")))
+            .ok()
+            .and_then(|text| text.trim().parse().ok())
+            .unwrap_or(0)
+    }
+
+    fn times(&self, key: &str) -> Vec<u64> {
+        fs::read_to_string(self.state.path().join(format!("{key}.times")))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| line.trim().parse().ok())
+            .collect()
+    }
+
+    fn get(&self, url: &str) -> Result<(u16, Value), String> {
+        let response = self
+            .http
+            .get(url)
+            .call()
+            .map_err(|e| format!("GET {url}: {e}"))?;
+        read_response(url, response)
+    }
+
+    fn post(&self, url: &str, body: &Value) -> Result<(u16, Value), String> {
+        let response = self
+            .http
+            .post(url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json")
+            .send(body.to_string())
+            .map_err(|e| format!("POST {url}: {e}"))?;
+        read_response(url, response)
+    }
+}
+
+fn read_response(
+    url: &str,
+    mut response: ureq::http::Response<ureq::Body>,
+) -> Result<(u16, Value), String> {
+    let status = response.status().as_u16();
+    let text = response
+        .body_mut()
+        .read_to_string()
+        .map_err(|e| format!("reading {url}: {e}"))?;
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    Ok((status, value))
+}
+
+/// Four free loopback ports.
+fn free_ports() -> Result<[u16; 4], String> {
+    let listeners: Vec<TcpListener> = (0..4)
+        .map(|_| TcpListener::bind("127.0.0.1:0"))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("finding a free port: {e}"))?;
+    let ports: Vec<u16> = listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.port()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("finding a free port: {e}"))?;
+    ports
+        .try_into()
+        .map_err(|_| "finding four free ports".to_owned())
+}
+
+/// Polls `ready` until it holds, for at most [`WAIT`].
+fn wait_until(what: &str, mut ready: impl FnMut() -> bool) -> Result<(), String> {
+    let deadline = Instant::now() + WAIT;
+    while Instant::now() < deadline {
+        if ready() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Err(format!("timed out after {WAIT:?} waiting for {what}"))
+}
+
+/// The values journaled by the steps (`ctx.run`) of an invocation, as text.
+fn run_values(journal: &[Value]) -> Vec<String> {
+    journal
+        .iter()
+        .filter(|entry| entry["entry_type"] == "Notification: Run")
+        .filter_map(|entry| entry["entry_json"].as_str())
+        .filter_map(|json| serde_json::from_str::<Value>(json).ok())
+        .filter_map(|entry| {
+            let bytes: Vec<u8> = entry["Notification"]["Completion"]["Run"]["result"]["Success"]
+                .as_array()?
+                .iter()
+                .map(|byte| byte.as_u64().and_then(|b| u8::try_from(b).ok()))
+                .collect::<Option<_>>()?;
+            String::from_utf8(bytes).ok()
+        })
+        .collect()
+}
+
+fn names_like(journal: &[Value], prefix: &str) -> Vec<String> {
+    journal
+        .iter()
+        .filter_map(|entry| entry["name"].as_str())
+        .filter(|name| name.starts_with(prefix))
+        .map(str::to_owned)
+        .collect()
+}
+
+fn expect_eq<T: PartialEq + std::fmt::Debug>(got: &T, want: &T, what: &str) -> Result<(), String> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("{what}: got {got:?}, want {want:?}"))
+    }
+}
