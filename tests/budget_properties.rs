@@ -118,6 +118,29 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(strategies::config(256))]
+
+    /// `output` is a public field: JSON changed after lowering is not
+    /// trusted. Whatever it holds, the budget holds, nothing panics, and
+    /// what is handed on as JSON (MCP's `structuredContent`) parses.
+    #[test]
+    fn output_changed_after_lowering_is_never_trusted(
+        text in strategies::mangled_json((value_and_schema(), 0..1000usize).prop_map(|((v, _), n)| json!({"n": n, "v": v}))),
+        max in 512usize..2048,
+    ) {
+        let mut lowered = ToolResult::<_>::ok(json!({"rows": [1, 2, 3]})).lower();
+        lowered.result.output = text.clone();
+        let cut = Budget::new().output_bytes(max).apply(lowered, None, &MemoryStore::new());
+        prop_assert!(cut.result.output.len() <= max);
+        if text.len() <= max {
+            prop_assert_eq!(&cut.result.output, &text);
+        } else if let Some(structured) = cut.structured_content() {
+            prop_assert!(serde_json::from_str::<Value>(structured.get()).is_ok());
+        }
+    }
+}
+
 /// Whether `cut` is `whole` with arrays and object members cut to a prefix
 /// and strings to a prefix ending `…`.
 fn is_cut_of(cut: &Value, whole: &Value) -> bool {

@@ -38,6 +38,14 @@ const _: () = {
     assert_send_sync::<ToolPanicked>();
     assert_send_sync::<InvalidToolName>();
     assert_send_sync::<RetryPolicy>();
+    assert_send_sync::<toolresult::budget::Budget>();
+    assert_send_sync::<toolresult::budget::Artifact>();
+    assert_send_sync::<toolresult::budget::ArtifactId>();
+    assert_send_sync::<toolresult::budget::ArtifactError>();
+    assert_send_sync::<toolresult::budget::MemoryStore>();
+    assert_send_sync::<toolresult::budget::FileStore>();
+    assert_send_sync::<toolresult::budget::ArtifactReader>();
+    assert_send_sync::<std::sync::Arc<dyn toolresult::budget::ArtifactStore>>();
 };
 
 #[test]
