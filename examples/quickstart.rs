@@ -2,10 +2,12 @@
 //! provider's next message.
 //!
 //! A scripted model (canned assistant turns in Anthropic's and OpenAI's own
-//! JSON, no network) calls five tools: one that fails once and is retried,
+//! JSON, no network) calls six tools: one that fails once and is retried,
 //! one too slow for its timeout, one that panics, one that returns an image,
-//! and one that suspends for a person's approval and resumes with the
-//! answer. The example prints the transcript it builds.
+//! one whose 120 KB log is cut to fit the toolbox's output budget (the whole
+//! kept for the `read_artifact` tool), and one that suspends for a person's
+//! approval and resumes with the answer. The example prints the transcript
+//! it builds.
 //!
 //! Run with `cargo run --example quickstart`.
 
@@ -15,6 +17,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use toolresult::budget::Budget;
 use toolresult::canonical::{Answer, ContentPart, Request};
 use toolresult::provider::{PartPolicy, anthropic, openai_chat};
 use toolresult::retry::{Backoff, RetryPolicy};
@@ -83,7 +86,10 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     let retry = RetryPolicy::new()
         .max_attempts(3)
         .backoff(Backoff::constant(Duration::from_millis(50)));
-    let mut toolbox = Toolbox::new().timeout(Duration::from_secs(10)).retry(retry);
+    let mut toolbox = Toolbox::new()
+        .timeout(Duration::from_secs(10))
+        .retry(retry)
+        .budget(Budget::new().output_bytes(2048));
     toolbox.register(
         tool::function("get_weather", "Current weather for a city", weather)?
             .with_safety(ToolSafety::ReadOnly),
@@ -117,6 +123,16 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         .with_safety(ToolSafety::ReadOnly),
     )?;
     toolbox.register(
+        tool::function("server_log", "The web server's log of today", |_: Query| {
+            (0..4_000)
+                .map(|n| format!("12:{:02}:{:02} GET /orders/{n} 200\n", n / 60 % 60, n % 60))
+                .collect::<String>()
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+    // The model reads back what a budget left out.
+    toolbox.register_reader()?;
+    toolbox.register(
         tool::function("deploy", "Deploy a version to production", deploy)?
             .with_safety(ToolSafety::IdempotentDestructive),
     )?;
@@ -133,7 +149,8 @@ const ANTHROPIC_TURN: &str = r#"{
     {"type": "tool_use", "id": "toolu_02", "name": "search_archive", "input": {"query": "storms"}},
     {"type": "tool_use", "id": "toolu_03", "name": "summarise", "input": {"query": "report"}},
     {"type": "tool_use", "id": "toolu_04", "name": "chart", "input": {"city": "Oslo"}},
-    {"type": "tool_use", "id": "toolu_05", "name": "get_forecast", "input": {"city": "Oslo"}}
+    {"type": "tool_use", "id": "toolu_05", "name": "get_forecast", "input": {"city": "Oslo"}},
+    {"type": "tool_use", "id": "toolu_06", "name": "server_log", "input": {"query": "today"}}
   ]
 }"#;
 

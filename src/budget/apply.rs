@@ -180,6 +180,10 @@ fn json_notice(tally: Tally, id: Option<&str>) -> String {
     if tally.members > 0 {
         counts.push(format!("{} object members", tally.members));
     }
+    if counts.is_empty() {
+        // Only the whitespace between values was dropped.
+        counts.push("whitespace".to_owned());
+    }
     let counts = counts.join(", ");
     match id {
         Some(id) => format!(
