@@ -324,3 +324,97 @@ fn a_token_budget_holds_by_o200k_base() {
     );
     assert!(cut.result.output.starts_with("0: a, b; c! 1: a"));
 }
+
+#[test]
+fn every_provider_but_mcp_names_the_artifact_link_in_a_line() {
+    let log = "a log line\n".repeat(1000);
+    let store = Numbered::default();
+    let cut = Budget::new()
+        .output_bytes(512)
+        .apply(log.lower(), None, &store);
+    let call = toolresult::provider::ToolCall::new("c1", "log");
+    let line = "[output.txt: artifact://art_1]";
+    let anthropic =
+        serde_json::to_value(anthropic::render(call, &cut.result, PartPolicy::Strict).unwrap())
+            .unwrap();
+    assert_eq!(
+        anthropic["content"][1],
+        json!({"type": "text", "text": line})
+    );
+    let responses = serde_json::to_value(
+        toolresult::provider::openai_responses::render(call, &cut.result, PartPolicy::Strict)
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        responses["output"][1],
+        json!({"type": "input_text", "text": line})
+    );
+    let gemini = serde_json::to_value(
+        toolresult::provider::gemini::render(call, &cut.result, PartPolicy::Strict).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(gemini[1], json!({"text": line}));
+    let chat = serde_json::to_value(
+        toolresult::provider::openai_chat::reply(&[(call, &cut.result)], PartPolicy::Strict)
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(chat[1]["content"][1], json!({"type": "text", "text": line}));
+    let mcp = serde_json::to_value(mcp::render(&cut.result, None)).unwrap();
+    assert_eq!(
+        mcp["content"][1],
+        json!({"type": "resource_link", "uri": "artifact://art_1", "name": "output.txt", "mimeType": "text/plain"})
+    );
+}
+
+#[test]
+fn an_error_is_cut_as_an_error_not_under_the_success_schema() {
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer"}}, "additionalProperties": false});
+    let failed = ToolResult::<u8>::fail(toolresult::ToolError::new("x".repeat(3000))).lower();
+    let cut = Budget::new()
+        .output_bytes(512)
+        .apply(failed, Some(&schema), &MemoryStore::new());
+    let error: Value = serde_json::from_str(&cut.result.output).unwrap();
+    let message = error["error"]["message"].as_str().unwrap();
+    assert!(message.len() > 300 && message.ends_with('…'), "{message}");
+    let notice = cut.result.parts.last().unwrap().as_text().unwrap();
+    assert!(!notice.contains("withheld"), "{notice}");
+}
+
+#[test]
+fn the_reader_reads_the_store_set_after_it_was_registered() {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        let mut toolbox = Toolbox::new().budget(Budget::new().output_bytes(512));
+        toolbox.register_reader().unwrap();
+        toolbox
+            .register(tool::function("log", "The log", |_: Empty| "line\n".repeat(1000)).unwrap())
+            .unwrap();
+        // A shared store: the toolbox keeps one handle, the caller the other.
+        let store = std::sync::Arc::new(Numbered::default());
+        let toolbox = toolbox.artifacts(std::sync::Arc::clone(&store));
+        let cut = toolbox
+            .run([Call::new("c1", "log", Arguments::Json(json!({})))])
+            .await;
+        assert_eq!(
+            cut[0].lowered.result.parts[0].url(),
+            Some("artifact://art_1")
+        );
+        assert_eq!(store.0.lock().unwrap().len(), 1);
+        let read = toolbox
+            .run([Call::new(
+                "c2",
+                "read_artifact",
+                Arguments::Json(json!({"artifact": "art_1", "length": 10})),
+            )])
+            .await;
+        assert_eq!(
+            read[0].lowered.result.output,
+            r#"{"text":"line\nline\n","offset":0,"next":10,"total":5000}"#
+        );
+    });
+}

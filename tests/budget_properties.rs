@@ -218,6 +218,8 @@ fn schema_of(value: &Value, choice: &mut Choice) -> Value {
             }
             1 => json!({"enum": [s, "other"]}),
             2 => json!({"const": s}),
+            // A pattern a cut string (ending `…`) would break.
+            3 if !s.contains('…') => json!({"type": "string", "pattern": "^[^…]*$"}),
             3 => json!({"type": "string", "pattern": "^[\\s\\S]*$"}),
             4 => json!({"type": "string", "format": "x-kept-whole"}),
             5 => json!({"$ref": "#/$defs/Any"}),
@@ -225,8 +227,11 @@ fn schema_of(value: &Value, choice: &mut Choice) -> Value {
         },
         Value::Array(items) => {
             let mut schema = json!({"type": "array"});
-            if choice.pick(2) == 0 {
-                schema["minItems"] = json!(items.len().min(choice.pick(12) as usize));
+            match choice.pick(3) {
+                0 => schema["minItems"] = json!(items.len().min(choice.pick(12) as usize)),
+                // JSON Schema takes a whole number written as a float.
+                1 => schema["minItems"] = json!(items.len().min(choice.pick(12) as usize) as f64),
+                _ => {}
             }
             if !items.is_empty() {
                 let branches: Vec<Value> =

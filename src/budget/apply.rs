@@ -77,6 +77,8 @@ impl Budget {
         if self.fits(&lowered) {
             return lowered;
         }
+        // An error is `{"error": e}`, not the success the schema is of.
+        let output_schema = output_schema.filter(|_| !lowered.result.is_error);
         let mut notice = Vec::new();
         let parts = std::mem::take(&mut lowered.result.parts);
         let keeps = self.keeps(&parts);
@@ -163,8 +165,10 @@ fn text_marker(cut: TextCut, total: usize, id: Option<&str>) -> String {
 /// The line that says what an elision of JSON left out.
 fn json_notice(tally: Tally, id: Option<&str>) -> String {
     let mut counts = Vec::new();
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     if tally.items > 0 {
-        counts.push(format!("{} array items", tally.items));
+        counts.push(plural(tally.items, "array item", "array items"));
     }
     if tally.chars > 0 {
         let strings = if tally.strings == 1 {
@@ -178,7 +182,7 @@ fn json_notice(tally: Tally, id: Option<&str>) -> String {
         ));
     }
     if tally.members > 0 {
-        counts.push(format!("{} object members", tally.members));
+        counts.push(plural(tally.members, "object member", "object members"));
     }
     if counts.is_empty() {
         // Only the whitespace between values was dropped.

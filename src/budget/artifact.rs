@@ -6,7 +6,7 @@ use std::fmt;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
@@ -368,11 +368,24 @@ impl ArtifactStore for MemoryStore {
     }
 }
 
+/// A shared store is a store: hand the toolbox an `Arc` and keep one.
+impl<S: ArtifactStore + ?Sized> ArtifactStore for Arc<S> {
+    fn put(&self, artifact: Artifact) -> Result<ArtifactId, ArtifactError> {
+        (**self).put(artifact)
+    }
+
+    fn get(&self, id: &ArtifactId) -> Result<Option<Artifact>, ArtifactError> {
+        (**self).get(id)
+    }
+}
+
 /// A store of files in one directory: each artifact is `<dir>/<id>`, with
 /// its mime type and name in a sidecar `<dir>/<id>.json`.
 ///
 /// Both files are written to a temporary file and renamed into place, the
-/// sidecar last, so an artifact is either whole or absent. `get` only ever
+/// sidecar last, so a reader never sees an artifact half written; the
+/// files are not synced to the disk, so after a power loss an artifact may
+/// be missing or empty. `get` only ever
 /// opens files named by ids of the shape this store makes (`art_` and 32
 /// hex digits); any other id, whatever it holds, is `Ok(None)` without the
 /// filesystem being touched.

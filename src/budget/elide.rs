@@ -35,11 +35,9 @@ pub(super) struct Elided {
 /// What an elision left out.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Tally {
-    pub(super) arrays: usize,
     pub(super) items: usize,
     pub(super) strings: usize,
     pub(super) chars: usize,
-    pub(super) objects: usize,
     pub(super) members: usize,
 }
 
@@ -202,51 +200,59 @@ impl Elision<'_, '_> {
             Some((start, end)) => rules.member(&unquote(self.tree.span(start, end))),
             None => rules.element(index),
         };
-        // The brackets, then each kid with its key and separator.
+        // The brackets, then each kid with its key and separator, written
+        // as soon as it is known to fit (what fits does not depend on the
+        // kids after it).
+        let writing = sink.tally().is_some();
+        if writing {
+            sink.push(if object { "{" } else { "[" });
+        }
         let mut used = 2;
         let mut keep = 0;
         for (index, kid) in kids.iter().enumerate() {
             let key = kid.key.map_or(0, |(start, end)| end - start + 1);
+            let separator = usize::from(index > 0);
+            // A kid of a container being cut gets the room left in it (the
+            // first a long string or array gets is shortened, not dropped);
+            // a member of an object kept whole gets the level.
+            let kid_cap = if cuttable {
+                cap.saturating_sub(used + key + separator)
+            } else {
+                cap
+            };
+            let kid_rules = kid_rules(index, kid.key);
             let mut counter = Counter(0);
-            self.emit(
-                &kid.node,
-                cap,
-                &kid_rules(index, kid.key),
-                &mut counter,
-                depth + 1,
-            );
-            let add = counter.0 + key + usize::from(index > 0);
+            self.emit(&kid.node, kid_cap, &kid_rules, &mut counter, depth + 1);
+            let add = counter.0 + key + separator;
             if used + add > cap && index >= floor {
                 break;
             }
             used += add;
             keep += 1;
-        }
-        if let Some(tally) = sink.tally() {
-            if keep < kids.len() {
-                if object {
-                    tally.objects += 1;
-                    tally.members += kids.len() - keep;
-                } else {
-                    tally.arrays += 1;
-                    tally.items += kids.len() - keep;
+            if writing {
+                if index > 0 {
+                    sink.push(",");
                 }
+                if let Some((start, end)) = kid.key {
+                    sink.push(self.tree.span(start, end));
+                    sink.push(":");
+                }
+                self.emit(&kid.node, kid_cap, &kid_rules, sink, depth + 1);
             }
-        } else {
+        }
+        if !writing {
             return sink.add(used);
         }
-        sink.push(if object { "{" } else { "[" });
-        for (index, kid) in kids.iter().take(keep).enumerate() {
-            if index > 0 {
-                sink.push(",");
-            }
-            if let Some((start, end)) = kid.key {
-                sink.push(self.tree.span(start, end));
-                sink.push(":");
-            }
-            self.emit(&kid.node, cap, &kid_rules(index, kid.key), sink, depth + 1);
-        }
         sink.push(if object { "}" } else { "]" });
+        if let Some(tally) = sink.tally()
+            && keep < kids.len()
+        {
+            if object {
+                tally.members += kids.len() - keep;
+            } else {
+                tally.items += kids.len() - keep;
+            }
+        }
     }
 }
 
@@ -338,8 +344,21 @@ mod tests {
             (0..kept.len()).map(|n| json!(n)).collect::<Vec<_>>()[..]
         );
         assert_eq!(elided.tally.items, 100 - kept.len());
-        assert_eq!(elided.tally.arrays, 1);
         assert!(elided.schema_kept);
+    }
+
+    #[test]
+    fn a_long_first_element_is_shortened_not_dropped() {
+        let text = json!(["a".repeat(3000), "b".repeat(3000)]).to_string();
+        let elided = elide(&text, 1024, None).unwrap();
+        assert!(elided.output.len() <= 1024);
+        let value: Value = serde_json::from_str(&elided.output).unwrap();
+        let first = value[0].as_str().unwrap();
+        assert!(first.len() > 900 && first.ends_with('…'), "{first}");
+        let nested = json!({"docs": ["d".repeat(5000)]}).to_string();
+        let elided = elide(&nested, 1024, None).unwrap();
+        let value: Value = serde_json::from_str(&elided.output).unwrap();
+        assert!(value["docs"][0].as_str().unwrap().len() > 900);
     }
 
     #[test]

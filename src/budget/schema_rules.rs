@@ -163,6 +163,7 @@ impl<'s> Rules<'s> {
         if self.frozen {
             return;
         }
+        let whole = schema;
         let schema = match schema {
             Value::Bool(true) => return,
             Value::Object(schema) => schema,
@@ -172,7 +173,15 @@ impl<'s> Rules<'s> {
                 return;
             }
         };
-        if FREEZING.iter().any(|key| schema.contains_key(*key)) {
+        // A schema that starts a resource of its own (`$id`) resolves its
+        // `$ref`s against itself, not the root this walk knows; a count
+        // that is not a whole number is not one this walk can keep.
+        let nested_resource = self.root.is_some_and(|root| !std::ptr::eq(root, whole))
+            && (schema.contains_key("$id") || schema.contains_key("id"));
+        let odd_count = ["minItems", "minLength"]
+            .iter()
+            .any(|key| schema.get(*key).is_some_and(|n| count(n).is_none()));
+        if nested_resource || odd_count || FREEZING.iter().any(|key| schema.contains_key(*key)) {
             self.frozen = true;
             return;
         }
@@ -201,10 +210,25 @@ impl<'s> Rules<'s> {
     fn max_count(&self, key: &str) -> usize {
         self.schemas
             .iter()
-            .filter_map(|schema| schema.get(key).and_then(Value::as_u64))
+            .filter_map(|schema| schema.get(key).and_then(count))
             .max()
-            .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
+            .unwrap_or(0)
     }
+}
+
+/// A count keyword's value: a non-negative whole number, which JSON Schema
+/// also accepts written as `3.0`.
+fn count(value: &Value) -> Option<usize> {
+    if let Some(n) = value.as_u64() {
+        return Some(usize::try_from(n).unwrap_or(usize::MAX));
+    }
+    let n = value.as_f64().filter(|n| *n >= 0.0 && n.fract() == 0.0)?;
+    // Saturating: a count beyond any length keeps everything.
+    Some(if n >= usize::MAX as f64 {
+        usize::MAX
+    } else {
+        n as usize
+    })
 }
 
 #[cfg(test)]
@@ -234,6 +258,35 @@ mod tests {
         assert!(root.member("kind").frozen());
         assert_eq!(root.member("note").min_chars(), 3);
         assert!(root.member("other").string_cuttable());
+    }
+
+    #[test]
+    fn counts_written_as_floats_hold_and_odd_ones_freeze() {
+        let schema = json!({"properties": {
+            "rows": {"type": "array", "minItems": 3.0},
+            "odd": {"type": "array", "minItems": 2.5},
+            "note": {"type": "string", "minLength": 1000.0}
+        }});
+        let root = Rules::new(&schema);
+        assert_eq!(root.member("rows").min_items(), 3);
+        assert!(root.member("odd").frozen());
+        assert_eq!(root.member("note").min_chars(), 1000);
+    }
+
+    #[test]
+    fn a_nested_resource_freezes() {
+        let schema = json!({
+            "properties": {"a": {"$id": "https://x.test/a", "$ref": "#/$defs/S", "$defs": {"S": {"pattern": "^a+$"}}}},
+            "$defs": {"S": {"type": "string"}}
+        });
+        let root = Rules::new(&schema);
+        assert!(root.member("a").frozen());
+        let with_id =
+            json!({"$id": "https://x.test/root", "properties": {"b": {"type": "string"}}});
+        assert!(
+            !Rules::new(&with_id).member("b").frozen(),
+            "the root's own $id is the root"
+        );
     }
 
     #[test]

@@ -84,6 +84,18 @@ impl<'a> Media<'a> {
         }
     }
 
+    /// `Err` for a budget's link to the whole of a result it cut (an
+    /// `artifact://` URL), which no provider but MCP can fetch: the policy
+    /// renders it as a line naming it.
+    pub(crate) fn not_an_artifact_link(self) -> Result<Self, &'static str> {
+        match self.source {
+            Source::Url(url) if url.starts_with(crate::budget::ARTIFACT_SCHEME) => {
+                Err("an artifact link is for the agent to read, not the provider")
+            }
+            _ => Ok(self),
+        }
+    }
+
     /// Whether the mime type is one of `allowed` (ASCII case-insensitive).
     pub(crate) fn is_one_of(self, allowed: &[&str]) -> bool {
         allowed

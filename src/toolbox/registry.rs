@@ -54,6 +54,8 @@ pub struct Toolbox {
     pub(super) concurrency: usize,
     pub(super) budget: Budget,
     pub(super) artifacts: Arc<dyn ArtifactStore>,
+    /// Whether the reader of `artifacts` is registered.
+    reader: bool,
 }
 
 /// One registered tool and its own settings.
@@ -130,6 +132,7 @@ impl Toolbox {
             concurrency: usize::MAX,
             budget: Budget::new(),
             artifacts: Arc::new(MemoryStore::new()),
+            reader: false,
         }
     }
 
@@ -165,9 +168,20 @@ impl Toolbox {
     }
 
     /// Where the whole of an answer cut to its budget is kept; by default
-    /// a [`MemoryStore`] that lives as long as the toolbox.
+    /// a [`MemoryStore`] that lives as long as the toolbox. Pass an
+    /// `Arc` of a store to keep a handle on it (to serve MCP's
+    /// `resources/read`, say). The reader, if registered, reads this store.
     pub fn artifacts(mut self, store: impl ArtifactStore + 'static) -> Self {
         self.artifacts = Arc::new(store);
+        if self.reader
+            && let Ok(reader) = ArtifactReader::new(Arc::clone(&self.artifacts))
+            && let Some(entry) = self
+                .entries
+                .iter_mut()
+                .find(|entry| entry.name == ArtifactReader::NAME)
+        {
+            entry.tool = Arc::new(reader);
+        }
         self
     }
 
@@ -201,13 +215,18 @@ impl Toolbox {
 
     /// Adds the [`ArtifactReader`] (`read_artifact`) over this toolbox's
     /// [`artifacts`](Self::artifacts), so the model can read back what a
-    /// budget left out. Its own answers are not budgeted: a slice is at most
-    /// [`ArtifactReader::MAX_LENGTH`] bytes.
+    /// budget left out (also when [`artifacts`](Self::artifacts) is set
+    /// after). Its own answers are not budgeted: a slice is at most
+    /// [`ArtifactReader::MAX_LENGTH`] bytes of text, which JSON escaping
+    /// can make longer (a control character is six bytes in JSON).
     ///
     /// # Errors
     /// A tool named `read_artifact` is already registered.
     pub fn register_reader(&mut self) -> Result<&mut ToolOptions, RegisterError> {
         let reader = ArtifactReader::new(Arc::clone(&self.artifacts))?;
+        if self.entry(ArtifactReader::NAME).is_none() {
+            self.reader = true;
+        }
         let options = self.register(reader)?;
         Ok(options.budget(Budget::new()))
     }

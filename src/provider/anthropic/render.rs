@@ -135,6 +135,7 @@ pub fn render<'a>(
 }
 
 fn block(media: Media<'_>) -> Result<Block<'_>, &'static str> {
+    let media = media.not_an_artifact_link()?;
     let source = match media.source {
         Source::Data(data) => BlockSource::Base64 {
             media_type: media.mime_type,

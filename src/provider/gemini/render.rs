@@ -155,6 +155,7 @@ fn rendered(part: &ContentPart) -> Result<Part<'_>, &'static str> {
             part.as_text().unwrap_or_default(),
         )));
     };
+    let media = media.not_an_artifact_link()?;
     if !media.is_one_of(MEDIA) {
         return Err("the mime type is not one Gemini accepts");
     }

@@ -206,6 +206,7 @@ fn relocate<'a>(
 }
 
 fn item<'a>(part: &'a ContentPart, media: Media<'a>) -> Result<ChatItem<'a>, &'static str> {
+    let media = media.not_an_artifact_link()?;
     if media.is_one_of(IMAGES) {
         return Ok(ChatItem::ImageUrl {
             image_url: ImageUrl { url: media.url() },

@@ -123,6 +123,7 @@ fn item(part: &ContentPart) -> Result<OutputItem<'_>, &'static str> {
             text: Cow::Borrowed(part.as_text().unwrap_or_default()),
         });
     };
+    let media = media.not_an_artifact_link()?;
     if media.is_one_of(IMAGES) {
         return Ok(OutputItem::Image {
             image_url: media.url(),
