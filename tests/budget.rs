@@ -418,3 +418,47 @@ fn the_reader_reads_the_store_set_after_it_was_registered() {
         );
     });
 }
+
+/// A store that keeps nothing: every `put` fails.
+#[derive(Debug)]
+struct Full;
+
+impl ArtifactStore for Full {
+    fn put(&self, _: Artifact) -> Result<ArtifactId, ArtifactError> {
+        Err(ArtifactId::from_url_or_id("../full").unwrap_err())
+    }
+
+    fn get(&self, _: &ArtifactId) -> Result<Option<Artifact>, ArtifactError> {
+        Ok(None)
+    }
+}
+
+#[test]
+fn a_store_that_fails_still_gives_a_result_within_budget_that_says_so() {
+    let text = "0123456789\n".repeat(100);
+    let cut = Budget::new()
+        .output_bytes(512)
+        .apply(text.lower(), None, &Full);
+    assert!(cut.result.output.len() <= 512);
+    assert!(
+        cut.result.output.contains(
+            "\n[… 682 of 1100 bytes left out here; the whole output could not be kept]\n"
+        ) || cut
+            .result
+            .output
+            .contains(" bytes left out here; the whole output could not be kept]\n"),
+        "{}",
+        cut.result.output
+    );
+    assert!(
+        cut.result.parts.is_empty(),
+        "no link to a whole that was not kept"
+    );
+    let image = ContentPart::from_bytes(vec![1u8; 100], "image/png").unwrap();
+    let result = toolresult::canonical::ToolResult::ok("shot").with_parts([image]);
+    let cut = Budget::new().parts(0).apply(result.lower(), None, &Full);
+    assert_eq!(
+        cut.result.parts[0].as_text(),
+        Some("[image (image/png, 100 bytes) left out to fit the budget; it could not be kept]")
+    );
+}
