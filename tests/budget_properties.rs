@@ -7,7 +7,8 @@ mod strategies;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use toolresult::budget::{ArtifactId, ArtifactStore, Budget, MemoryStore};
+use toolresult::Tool;
+use toolresult::budget::{ArtifactId, ArtifactReader, ArtifactStore, Budget, MemoryStore};
 use toolresult::{IntoToolResult, ToolResult};
 
 /// The marker line's parts: (left out, total, artifact id, head).
@@ -44,8 +45,8 @@ proptest! {
     #![proptest_config(strategies::config(256))]
 
     #[test]
-    fn text_keeps_an_exact_head_and_tail_within_budget(text in text(), max in 512usize..4096) {
-        let store = MemoryStore::new();
+    fn text_keeps_an_exact_head_and_tail_within_budget(text in text(), max in 512usize..4096, slice in 1u64..5000) {
+        let store = std::sync::Arc::new(MemoryStore::new());
         let cut = Budget::new().output_bytes(max).apply(text.clone().lower(), None, &store);
         let output = &cut.result.output;
         prop_assert!(output.len() <= max, "{} > {max}", output.len());
@@ -75,6 +76,19 @@ proptest! {
         prop_assert!(output.ends_with(&text[tail..]));
         // The whole is kept, byte for byte, and linked as a file part.
         prop_assert_eq!(stored(&store, &id), text.as_bytes());
+        // And the model reading it back, slice by slice, gets it all.
+        let reader = ArtifactReader::new(store.clone()).unwrap();
+        let mut read = String::new();
+        let mut offset = Some(0u64);
+        while let Some(at) = offset {
+            let answer = reader
+                .call_blocking(json!({"artifact": id, "offset": at, "length": slice}))
+                .unwrap();
+            let answer: Value = serde_json::from_str(&answer.result.output).unwrap();
+            read.push_str(answer["text"].as_str().unwrap());
+            offset = answer["next"].as_u64();
+        }
+        prop_assert_eq!(read, text);
         let link = format!("artifact://{id}");
         prop_assert_eq!(cut.result.parts[0].url(), Some(link.as_str()));
     }

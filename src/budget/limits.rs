@@ -12,12 +12,17 @@ use super::Tokenizer;
 /// A budget with no limit set (the default) leaves every result as it is.
 ///
 /// ```
-/// use toolresult::budget::Budget;
+/// use toolresult::budget::{Budget, MemoryStore};
+/// use toolresult::IntoToolResult;
 ///
 /// let budget = Budget::new().output_bytes(16 * 1024).parts(4).part_bytes(8 << 20);
-/// assert_eq!(budget.max_output_bytes(), Some(16 * 1024));
+/// let small = budget.apply("a short answer".lower(), None, &MemoryStore::new());
+/// assert_eq!(small.result.output, "a short answer");
+///
 /// // Too small a limit is raised to the least a cut result needs.
-/// assert_eq!(Budget::new().output_bytes(10).max_output_bytes(), Some(Budget::MIN_OUTPUT_BYTES));
+/// let tiny = Budget::new().output_bytes(10);
+/// let cut = tiny.apply("x".repeat(2000).lower(), None, &MemoryStore::new());
+/// assert!(cut.result.output.len() > 10 && cut.result.output.len() <= Budget::MIN_OUTPUT_BYTES);
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Budget {
@@ -81,21 +86,8 @@ impl Budget {
         self
     }
 
-    /// The `output` limit in bytes, if any.
-    #[must_use]
-    pub fn max_output_bytes(&self) -> Option<usize> {
-        self.output_bytes
-    }
-
-    /// The `output` limit in tokens, if any.
-    #[must_use]
-    pub fn max_output_tokens(&self) -> Option<usize> {
-        self.output_tokens
-    }
-
     /// Whether `output` is within the output limits.
-    #[must_use]
-    pub fn output_fits(&self, output: &str) -> bool {
+    pub(super) fn output_fits(&self, output: &str) -> bool {
         self.output_bytes.is_none_or(|max| output.len() <= max)
             && self.output_tokens.is_none_or(|max| {
                 // A token covers at least one byte: no need to count.

@@ -55,6 +55,10 @@ pub(crate) struct Media<'a> {
     pub(crate) source: Source<'a>,
 }
 
+/// Why a part is not rendered as media: it is a budget's artifact link.
+pub(crate) const ARTIFACT_LINK: &str =
+    "an artifact link is for the agent to read, not the provider";
+
 /// Where a media part's content is, borrowed.
 #[derive(Clone, Copy)]
 pub(crate) enum Source<'a> {
@@ -84,13 +88,13 @@ impl<'a> Media<'a> {
         }
     }
 
-    /// `Err` for a budget's link to the whole of a result it cut (an
-    /// `artifact://` URL), which no provider but MCP can fetch: the policy
-    /// renders it as a line naming it.
+    /// `Err(ARTIFACT_LINK)` for a budget's link to the whole of a result it
+    /// cut (an `artifact://` URL), which no provider but MCP can fetch: the
+    /// policy renders it as a line naming it.
     pub(crate) fn not_an_artifact_link(self) -> Result<Self, &'static str> {
         match self.source {
             Source::Url(url) if url.starts_with(crate::budget::ARTIFACT_SCHEME) => {
-                Err("an artifact link is for the agent to read, not the provider")
+                Err(ARTIFACT_LINK)
             }
             _ => Ok(self),
         }

@@ -1,8 +1,8 @@
 //! What to do with a part a provider cannot carry.
 
-use crate::budget::ARTIFACT_SCHEME;
 use crate::canonical::ContentPart;
 
+use super::encode::ARTIFACT_LINK;
 use super::{RenderError, ToolCall};
 
 /// What a rendering does with a part its provider cannot carry.
@@ -50,10 +50,11 @@ impl PartPolicy {
     ) -> Result<String, RenderError> {
         // A budget's reference to the whole of a result it cut: a line
         // naming it, under any policy (only MCP carries it as a link).
-        if let Some(url) = part.url().filter(|url| url.starts_with(ARTIFACT_SCHEME)) {
+        if reason == ARTIFACT_LINK {
             return Ok(format!(
-                "[{}: {url}]",
-                part.name().unwrap_or(part.kind().as_str())
+                "[{}: {}]",
+                part.name().unwrap_or(part.kind().as_str()),
+                part.url().unwrap_or_default()
             ));
         }
         match self {
