@@ -458,9 +458,26 @@ impl FileStore {
     }
 }
 
+/// Reads the regular file at `path`, opened without blocking: anything
+/// else planted in the store's directory under an artifact's name (a FIFO
+/// that would never answer, a device) is an `InvalidInput` error.
+fn read_regular_file(path: &Path) -> io::Result<Vec<u8>> {
+    let mut file = crate::canonical::open_without_blocking(path)?;
+    let metadata = file.metadata()?;
+    if !metadata.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    io::Read::read_to_end(&mut file, &mut bytes)?;
+    Ok(bytes)
+}
+
 /// Reads `path`; `None` when it does not exist.
 fn read_if_present(path: &Path) -> Result<Option<Vec<u8>>, ArtifactError> {
-    match fs::read(path) {
+    match read_regular_file(path) {
         Ok(contents) => Ok(Some(contents)),
         Err(source) if source.kind() == io::ErrorKind::NotFound => Ok(None),
         Err(source) => Err(ArtifactError::Io {
@@ -501,7 +518,7 @@ impl ArtifactStore for FileStore {
                 source,
             })?;
         let path = self.dir.join(id.as_str());
-        let bytes = fs::read(&path).map_err(|source| ArtifactError::Io {
+        let bytes = read_regular_file(&path).map_err(|source| ArtifactError::Io {
             action: "read",
             path,
             source,

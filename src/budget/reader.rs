@@ -1,18 +1,17 @@
 //! `read_artifact`: the built-in tool that reads a kept artifact back to
 //! the model, in slices.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use schemars::{JsonSchema, Schema};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use super::artifact::{Artifact, ArtifactId, ArtifactStore};
 use crate::canonical::ContentPart;
-use crate::tool::{self, FunctionTool, InvalidToolName, Tool, ToolSafety, sealed};
-use crate::{Failure, Lowered, ToolError, ToolResult};
+use crate::tool::{
+    self, Arguments, ArgsOnly, CallContext, Calling, FunctionTool, InvalidToolName, Tool, ToolSafety,
+};
+use crate::{Failure, ToolError, ToolResult};
 
 /// The arguments of `read_artifact`.
 #[derive(Deserialize, JsonSchema)]
@@ -117,7 +116,7 @@ type ReadFn = Box<dyn Fn(ReadArgs) -> ToolResult<ReadBack> + Send + Sync>;
 /// ```
 #[derive(Debug)]
 pub struct ArtifactReader {
-    tool: FunctionTool<ReadArgs, ToolResult<ReadBack>, ReadFn>,
+    tool: FunctionTool<ReadArgs, (ArgsOnly, ReadArgs), ReadFn>,
 }
 
 impl ArtifactReader {
@@ -143,7 +142,10 @@ impl ArtifactReader {
              the `total` length in bytes. Anything else comes back whole as an attachment.",
             body,
         )?
-        .with_safety(ToolSafety::ReadOnly);
+        .with_safety(ToolSafety::ReadOnly)
+        // A store may read a disk (or a pipe someone planted there): the
+        // reader runs where its timeout can answer the call.
+        .blocking();
         Ok(Self { tool })
     }
 }
@@ -283,20 +285,12 @@ impl Tool for ArtifactReader {
         self.tool.safety()
     }
 
-    fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        self.tool.call(args)
+    fn blocks(&self) -> bool {
+        self.tool.blocks()
     }
 
-    fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        self.tool.call_json(arguments)
-    }
-
-    fn call_blocking(&self, args: Value) -> Option<Lowered> {
-        self.tool.call_blocking(args)
-    }
-
-    fn call_now(&self, arguments: sealed::Args<'_>, now: sealed::Now) -> Option<Lowered> {
-        self.tool.call_now(arguments, now)
+    fn call<'a>(&'a self, args: &Arguments, cx: &CallContext<'_>) -> Calling<'a> {
+        self.tool.call(args, cx)
     }
 }
 

@@ -80,8 +80,11 @@ pub(crate) fn read_file(limit: PartLimit, path: &Path) -> Result<Bytes, PartErro
     read_to_limit(limit, file, metadata.len(), source)
 }
 
+/// Opens `path` for reading without blocking on it: a FIFO or a device
+/// planted where a file was expected opens at once (and is then refused
+/// by its metadata), where a plain open would wait for a writer forever.
 #[cfg(unix)]
-fn open_without_blocking(path: &Path) -> io::Result<File> {
+pub(crate) fn open_without_blocking(path: &Path) -> io::Result<File> {
     use std::os::unix::fs::OpenOptionsExt;
     std::fs::OpenOptions::new()
         .read(true)
@@ -90,7 +93,7 @@ fn open_without_blocking(path: &Path) -> io::Result<File> {
 }
 
 #[cfg(not(unix))]
-fn open_without_blocking(path: &Path) -> io::Result<File> {
+pub(crate) fn open_without_blocking(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 

@@ -44,6 +44,7 @@ pub use read::read;
 pub use result::{PENDING_KEY, ToolResult};
 
 pub(crate) use base64_data::Base64;
-pub(crate) use part_error::shorten;
+pub(crate) use drain::open_without_blocking;
+pub(crate) use part_error::{clip_echoes, shorten};
 pub(crate) use part_serde::{WireSource, media_part_from_wire};
 pub(crate) use result::estimate_text_tokens;

@@ -232,3 +232,52 @@ pub(crate) fn shorten(value: &str) -> String {
         None => value.to_owned(),
     }
 }
+
+/// A message that echoes values it was given (serde's
+/// `invalid type: string "…", expected u8`, ``unknown field `…` ``), with
+/// every quoted value cut to 64 characters ([`shorten`]) and the whole cut
+/// to [`MAX_MESSAGE`] characters: a message never grows with its input.
+pub(crate) fn clip_echoes(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(MAX_MESSAGE));
+    let mut rest = message;
+    while let Some(open) = rest.find(['"', '`']) {
+        let (before, quoted) = rest.split_at(open);
+        out.push_str(before);
+        let mut chars = quoted.chars();
+        let quote = chars.next().unwrap_or('"');
+        let inner = chars.as_str();
+        let close = closing_quote(inner, quote);
+        let (value, after) = inner.split_at(close.unwrap_or(inner.len()));
+        out.push(quote);
+        out.push_str(&shorten(value));
+        match after.strip_prefix(quote) {
+            Some(after) => {
+                out.push(quote);
+                rest = after;
+            }
+            None => rest = after,
+        }
+    }
+    out.push_str(rest);
+    match out.char_indices().nth(MAX_MESSAGE) {
+        Some((at, _)) => format!("{}…", out.get(..at).unwrap_or_default()),
+        None => out,
+    }
+}
+
+/// The longest message [`clip_echoes`] gives, in characters.
+pub(crate) const MAX_MESSAGE: usize = 512;
+
+/// Where `quote` closes in `text`: the first one not escaped by a
+/// backslash (`"` in Rust's debug quoting), or the first backtick.
+fn closing_quote(text: &str, quote: char) -> Option<usize> {
+    let mut escaped = false;
+    for (at, c) in text.char_indices() {
+        match c {
+            '\\' if quote == '"' => escaped = !escaped,
+            c if c == quote && !escaped => return Some(at),
+            _ => escaped = false,
+        }
+    }
+    None
+}

@@ -11,7 +11,7 @@ use serde::de::value::MapAccessDeserializer;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::error::Category;
 
-use crate::canonical::shorten;
+use crate::canonical::{clip_echoes, shorten};
 
 /// One tool call the model made: the provider's id for it, the tool's name
 /// and the arguments as the provider sent them.
@@ -63,38 +63,7 @@ impl Call {
     }
 }
 
-/// The arguments of a call, as the provider sent them.
-///
-/// A reader never decodes or checks them: arguments that are malformed JSON
-/// text, or JSON of the wrong shape, are the tool's bad-arguments answer to
-/// the model, not an error reading the message.
-///
-/// ```
-/// use serde_json::json;
-/// use toolresult::provider::{anthropic, openai_chat, Arguments};
-///
-/// let chat = openai_chat::read_calls(
-///     r#"{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{oops"}}]}"#,
-/// )?;
-/// assert_eq!(chat[0].arguments, Arguments::Text("{oops".into()));
-///
-/// let claude = anthropic::read_calls(
-///     r#"{"content":[{"type":"tool_use","id":"t1","name":"f","input":{"x":1}}]}"#,
-/// )?;
-/// assert_eq!(claude[0].arguments, Arguments::Json(json!({"x": 1})));
-/// # Ok::<(), toolresult::provider::ReadCallsError>(())
-/// ```
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum Arguments {
-    /// JSON text as the provider sent it (OpenAI's `arguments` string). It
-    /// may be malformed: that is the tool's bad-arguments answer, not a
-    /// read error.
-    Text(String),
-    /// A JSON value the provider sent as JSON (Anthropic's `input`,
-    /// Gemini's `args`, MCP's `arguments`); `{}` when the provider left it out.
-    Json(serde_json::Value),
-}
+pub use crate::tool::Arguments;
 
 /// A message that is not what the provider documents. Every message names
 /// the provider style, where in the message (`tool_calls[1].function.name`),
@@ -268,25 +237,10 @@ fn from_serde(style: &'static str, path: String, err: serde_json::Error) -> Read
             ReadCallsError::Invalid {
                 style,
                 path,
-                reason: clip_unexpected(reason),
+                reason: clip_echoes(reason),
             }
         }
     }
-}
-
-/// Cuts the string serde quotes in `invalid type: string "…", expected …`
-/// to 64 characters, as every echoed value is.
-fn clip_unexpected(reason: &str) -> String {
-    let clipped = ["invalid type: string \"", "invalid value: string \""]
-        .iter()
-        .find_map(|prefix| {
-            let rest = reason.strip_prefix(prefix)?;
-            let end = rest.rfind("\", expected ")?;
-            let (value, tail) = rest.split_at(end);
-            let cut = shorten(value);
-            (cut != value).then(|| format!("{prefix}{cut}{tail}"))
-        });
-    clipped.unwrap_or_else(|| reason.to_owned())
 }
 
 /// An [`ReadCallsError::Invalid`] built by a reader, for what serde cannot see.

@@ -84,7 +84,7 @@ impl<E> RetryInput for Failure<E> {
         self.diagnostics().source().map(AsRef::as_ref)
     }
     fn source_type_name(&self) -> Option<&'static str> {
-        self.diagnostics().source_type_name()
+        self.diagnostics().static_source_type()
     }
 }
 
@@ -152,7 +152,7 @@ impl RetryInput for Lowered {
         self.diagnostics.source().map(AsRef::as_ref)
     }
     fn source_type_name(&self) -> Option<&'static str> {
-        self.diagnostics.source_type_name()
+        self.diagnostics.static_source_type()
     }
 }
 

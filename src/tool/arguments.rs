@@ -1,12 +1,47 @@
-//! Decoding a tool call's JSON arguments into the tool's `Args`, and the
-//! model-facing error when they do not fit.
+//! A tool call's arguments as the provider sent them, decoding them into
+//! the tool's `Args`, and the model-facing error when they do not fit.
 
 use std::fmt;
 
 use serde::de::{DeserializeOwned, Error as _, Unexpected};
 use serde_json::{Map, Value};
 
+use crate::canonical::{clip_echoes, shorten};
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
+
+/// The arguments of a call, as the provider sent them.
+///
+/// A reader never decodes or checks them: arguments that are malformed JSON
+/// text, or JSON of the wrong shape, are the tool's bad-arguments answer to
+/// the model, not an error reading the message.
+///
+/// ```
+/// use serde_json::json;
+/// use toolresult::provider::{anthropic, openai_chat};
+/// use toolresult::tool::Arguments;
+///
+/// let chat = openai_chat::read_calls(
+///     r#"{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{oops"}}]}"#,
+/// )?;
+/// assert_eq!(chat[0].arguments, Arguments::Text("{oops".into()));
+///
+/// let claude = anthropic::read_calls(
+///     r#"{"content":[{"type":"tool_use","id":"t1","name":"f","input":{"x":1}}]}"#,
+/// )?;
+/// assert_eq!(claude[0].arguments, Arguments::Json(json!({"x": 1})));
+/// # Ok::<(), toolresult::provider::ReadCallsError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Arguments {
+    /// JSON text as the provider sent it (OpenAI's `arguments` string). It
+    /// may be malformed: that is the tool's bad-arguments answer, not a
+    /// read error.
+    Text(String),
+    /// A JSON value the provider sent as JSON (Anthropic's `input`,
+    /// Gemini's `args`, MCP's `arguments`); `{}` when the provider left it out.
+    Json(serde_json::Value),
+}
 
 /// Arguments that do not decode into the tool's `Args`: where, and serde's
 /// words for what was wrong.
@@ -18,16 +53,18 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 /// `Deserialize` (a hand-written impl, a `deserialize_with` or `try_from`
 /// validator, `serde::de::Error::custom`) is shown as it was written. That
 /// text is part of the model channel: keep secrets and internal details out
-/// of it.
+/// of it. Every value echoed back is cut to 64 characters, and the whole
+/// message to 512: a message never grows with the arguments sent.
 ///
 /// ```
-/// use toolresult::tool::{self, InvalidArguments, Tool};
+/// use toolresult::tool::{self, Arguments, CallContext, InvalidArguments, Tool};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct Args { days: u8 }
 ///
 /// let forecast = tool::function("forecast", "Forecast", |a: Args| a.days.to_string())?;
-/// let lowered = forecast.call_blocking(serde_json::json!({"days": "x"})).unwrap();
+/// let args = Arguments::Json(serde_json::json!({"days": "x"}));
+/// let lowered = pollster::block_on(forecast.call(&args, &CallContext::new("c1", "forecast")));
 /// let err = lowered.diagnostics.source().unwrap().downcast_ref::<InvalidArguments>().unwrap();
 /// assert_eq!(err.path(), Some("days"));
 /// assert_eq!(
@@ -46,28 +83,45 @@ pub struct InvalidArguments {
 }
 
 impl InvalidArguments {
-    /// Decodes `args` into `A`. A `null` value reads as `{}`, so an `A`
+    /// Decodes a call's arguments, as the provider sent them, into `A`.
+    ///
+    /// # Errors
+    /// Text that is not JSON, or arguments that do not fit `A`.
+    #[inline]
+    pub(crate) fn decode_arguments<A: DeserializeOwned>(args: &Arguments) -> Result<A, Self> {
+        match args {
+            Arguments::Text(text) => Self::decode_text(text),
+            Arguments::Json(value) => Self::decode_value(value),
+        }
+    }
+
+    /// Decodes `args` into `A`, borrowing it: the common case copies
+    /// nothing but what `A` keeps. A `null` value reads as `{}`, so an `A`
     /// whose fields are all optional accepts a call without arguments;
     /// anything else that is not a JSON object is refused before serde
     /// sees it.
     ///
     /// # Errors
     /// Where and why the arguments do not fit `A`.
-    pub(crate) fn decode<A: DeserializeOwned>(args: Value) -> Result<A, Self> {
+    fn decode_value<A: DeserializeOwned>(args: &Value) -> Result<A, Self> {
+        let empty;
         let args = match args {
-            Value::Null => Value::Object(Map::new()),
+            Value::Null => {
+                empty = Value::Object(Map::new());
+                &empty
+            }
             object @ Value::Object(_) => object,
-            other => return Err(Self::not_an_object(&other)),
+            other => return Err(Self::not_an_object(other)),
         };
         // The common case decodes straight from the value; only a failure
         // is decoded again, tracking the path, to say where it went wrong.
-        if let Ok(decoded) = serde::Deserialize::deserialize(&args) {
+        if let Ok(decoded) = serde::Deserialize::deserialize(args) {
             return Ok(decoded);
         }
         serde_path_to_error::deserialize(args).map_err(|error| {
             let path = error.path().to_string();
             Self {
-                path: (path != ".").then_some(path),
+                path: (path != ".").then(|| shorten(&path)),
                 not_json: false,
                 error: error.into_inner(),
             }
@@ -87,7 +141,7 @@ impl InvalidArguments {
         {
             return Ok(decoded);
         }
-        Self::decode(Self::parse(arguments)?)
+        Self::decode_value(&Self::parse(arguments)?)
     }
 
     /// Parses arguments sent as JSON text (OpenAI's `arguments` string).
@@ -97,7 +151,7 @@ impl InvalidArguments {
     /// # Errors
     /// Text that is not JSON; the message says so, with serde's line and
     /// column.
-    pub(crate) fn parse(arguments: &str) -> Result<Value, Self> {
+    fn parse(arguments: &str) -> Result<Value, Self> {
         if arguments.trim().is_empty() {
             return Ok(Value::Null);
         }
@@ -128,8 +182,8 @@ impl InvalidArguments {
         }
     }
 
-    /// The path of the value that did not fit (`days`, `stops[2].city`);
-    /// `None` when it was the arguments as a whole.
+    /// The path of the value that did not fit (`days`, `stops[2].city`,
+    /// cut to 64 characters); `None` when it was the arguments as a whole.
     #[must_use]
     pub fn path(&self) -> Option<&str> {
         self.path.as_deref()
@@ -165,7 +219,7 @@ struct Message<'a>(&'a InvalidArguments);
 
 impl fmt::Display for Message<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let error = &self.0.error;
+        let error = clip_echoes(&self.0.error.to_string());
         match &self.0.path {
             Some(path) => write!(f, "invalid arguments at `{path}`: {error}"),
             None if self.0.not_json => {

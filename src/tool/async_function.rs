@@ -2,18 +2,18 @@
 
 use std::future::Future;
 use std::marker::PhantomData;
-use std::pin::Pin;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-use super::arguments::InvalidArguments;
+use super::arguments::{Arguments, InvalidArguments};
+use super::body::AsyncBody;
 use super::definition::{Definition, defined_tool, definition_accessors};
 use super::name::InvalidToolName;
-use super::panic::CatchPanic;
-use super::{Tool, ToolReturn};
-use crate::{IntoToolResult, Lowered};
+use super::panic::{CatchPanic, ToolPanicked};
+use super::{CallContext, Calling, Tool};
+use crate::IntoToolResult;
 
 /// An asynchronous typed function as a tool; build it with [`async_function`].
 ///
@@ -23,10 +23,10 @@ use crate::{IntoToolResult, Lowered};
 /// hands to other tasks (`tokio::spawn`, say) is outside that net: its
 /// panics are reported the executor's way.
 #[must_use = "a tool does nothing until it is called"]
-pub struct AsyncFunctionTool<Args, Fut, F> {
+pub struct AsyncFunctionTool<Args, M, F> {
     definition: Definition,
     body: F,
-    signature: PhantomData<fn(Args) -> Fut>,
+    signature: PhantomData<fn(Args) -> M>,
 }
 
 defined_tool!(AsyncFunctionTool);
@@ -34,14 +34,16 @@ defined_tool!(AsyncFunctionTool);
 /// Defines a tool from an asynchronous function of its typed arguments.
 ///
 /// The same as [`function`](super::function), for a function returning a
-/// future. The library brings no runtime: the tool's
+/// future: `Fn(Args) -> Fut`, or `Fn(Args, CallContext<'static>) -> Fut`
+/// for a tool that reads its call (the future owns its context, so it may
+/// hold it across `.await`s). The library brings no runtime: the tool's
 /// [`call`](Tool::call) future runs on whatever executor polls it.
 ///
 /// ```
 /// use serde::Deserialize;
 /// use schemars::JsonSchema;
 /// use toolresult::Failure;
-/// use toolresult::tool::{self, Tool};
+/// use toolresult::tool::{self, Arguments, CallContext, Tool};
 ///
 /// #[derive(Deserialize, JsonSchema)]
 /// struct Lookup { key: String }
@@ -50,70 +52,64 @@ defined_tool!(AsyncFunctionTool);
 ///     Ok::<_, Failure>(args.key.len())
 /// })?;
 ///
-/// let lowered = pollster::block_on(lookup.call(serde_json::json!({"key": "region"})));
+/// let args = Arguments::Json(serde_json::json!({"key": "region"}));
+/// let lowered = pollster::block_on(lookup.call(&args, &CallContext::new("c1", "lookup")));
 /// assert_eq!(lowered.result.output, "6");
-/// assert!(lookup.call_blocking(serde_json::json!({})).is_none());
+///
+/// // A tool that reads its call owns its context.
+/// let progress = tool::async_function("scan", "Scan", |_: Lookup, cx: CallContext<'static>| async move {
+///     cx.progress(1.0, Some(1.0), None);
+///     cx.call_id().to_owned()
+/// })?;
+/// let lowered = pollster::block_on(progress.call(&args, &CallContext::new("c2", "scan")));
+/// assert_eq!(lowered.result.output, "c2");
 /// # Ok::<(), toolresult::tool::InvalidToolName>(())
 /// ```
 ///
 /// # Errors
 /// The name is empty, too long, or holds a character some provider refuses.
-pub fn async_function<Args, Fut, F>(
+pub fn async_function<Args, M, F>(
     name: impl Into<String>,
     description: impl Into<String>,
     body: F,
-) -> Result<AsyncFunctionTool<Args, Fut, F>, InvalidToolName>
+) -> Result<AsyncFunctionTool<Args, M, F>, InvalidToolName>
 where
     Args: DeserializeOwned + JsonSchema + Send,
-    Fut: Future<Output: ToolReturn> + Send,
-    F: Fn(Args) -> Fut + Send + Sync,
+    F: AsyncBody<Args, M>,
 {
     Ok(AsyncFunctionTool {
-        definition: Definition::of::<Args, Fut::Output>(name.into(), description.into())?,
+        definition: Definition::of::<Args, <F::Future as Future>::Output>(
+            name.into(),
+            description.into(),
+        )?,
         body,
         signature: PhantomData,
     })
 }
 
-impl<Args, Fut, F> Tool for AsyncFunctionTool<Args, Fut, F>
+impl<Args, M, F> Tool for AsyncFunctionTool<Args, M, F>
 where
     Args: DeserializeOwned + Send,
-    Fut: Future<Output: ToolReturn> + Send,
-    F: Fn(Args) -> Fut + Send + Sync,
+    F: AsyncBody<Args, M>,
 {
     definition_accessors!();
 
-    fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        self.run(InvalidArguments::decode(args))
-    }
-
-    fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        self.run(InvalidArguments::decode_text(arguments))
-    }
-}
-
-impl<Args, Fut, F> AsyncFunctionTool<Args, Fut, F>
-where
-    Args: DeserializeOwned + Send,
-    Fut: Future<Output: ToolReturn> + Send,
-    F: Fn(Args) -> Fut + Send + Sync,
-{
-    /// The call of the decoded arguments: the body's future, with panics
-    /// caught poll by poll, lowered, worded by the tool.
-    fn run(
-        &self,
-        args: Result<Args, InvalidArguments>,
-    ) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
+    /// Decodes the arguments and starts the body, with panics caught
+    /// while it starts and poll by poll; the answer is lowered and worded
+    /// by the tool.
+    fn call<'a>(&'a self, args: &Arguments, cx: &CallContext<'_>) -> Calling<'a> {
         let name = &self.definition.name;
-        let call = CatchPanic::new(
-            name,
-            Box::pin(async move {
-                match args {
-                    Ok(args) => (self.body)(args).await.lower(),
-                    Err(invalid) => invalid.lower(name),
-                }
-            }),
-        );
-        Box::pin(async move { self.definition.finish(call.await) })
+        let started = catch_unwind(AssertUnwindSafe(|| {
+            InvalidArguments::decode_arguments(args).map(|args| self.body.start(args, cx))
+        }));
+        let future = match started {
+            Ok(Ok(future)) => future,
+            Ok(Err(invalid)) => return Calling::ready(self.definition.finish(invalid.lower(name))),
+            Err(payload) => {
+                return Calling::ready(self.definition.finish(ToolPanicked::caught(name, payload)));
+            }
+        };
+        let call = CatchPanic::new(name, Box::pin(async move { future.await.lower() }));
+        Calling::new(async move { self.definition.finish(call.await) })
     }
 }

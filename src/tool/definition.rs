@@ -16,6 +16,7 @@ pub(crate) struct Definition {
     pub(crate) output: Schema,
     pub(crate) model_facing: Schema,
     pub(crate) safety: ToolSafety,
+    pub(crate) blocks: bool,
     pub(crate) unexpected: Option<fn(&UnexpectedError) -> ToolError>,
 }
 
@@ -34,6 +35,7 @@ impl Definition {
             output: output_schema::<R::Value>(),
             model_facing: model_facing_schema::<R::Value, R::Error>(),
             safety: ToolSafety::default(),
+            blocks: false,
             unexpected: None,
         })
     }
@@ -80,7 +82,8 @@ macro_rules! defined_tool {
             ///     Ok(std::fs::read_to_string(p.path)?)
             /// })?
             /// .with_unexpected_message(terse);
-            /// let lowered = read.call_blocking(serde_json::json!({"path": "/no/such/file"})).unwrap();
+            /// let args = tool::Arguments::Json(serde_json::json!({"path": "/no/such/file"}));
+            /// let lowered = pollster::block_on(read.call(&args, &tool::CallContext::new("c1", "read")));
             /// assert_eq!(
             ///     lowered.result.output,
             ///     r#"{"error":{"message":"internal error","suggestion":"report `std::io::Error`"}}"#

@@ -1,19 +1,17 @@
 //! `function`: a synchronous typed function as a [`Tool`].
 
-use std::future::Future;
 use std::marker::PhantomData;
-use std::pin::Pin;
 
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
-use super::arguments::InvalidArguments;
+use super::arguments::{Arguments, InvalidArguments};
+use super::body::SyncBody;
 use super::definition::{Definition, defined_tool, definition_accessors};
 use super::name::InvalidToolName;
 use super::panic::catch_blocking;
-use super::{Tool, ToolReturn, sealed};
-use crate::Lowered;
+use super::{CallContext, Calling, Tool};
+use crate::IntoToolResult;
 
 /// A synchronous typed function as a tool; build it with [`function`].
 ///
@@ -21,17 +19,20 @@ use crate::Lowered;
 /// model can act on), runs the body inside `catch_unwind` (a panic is a safe
 /// error result) and lowers what it returns.
 #[must_use = "a tool does nothing until it is called"]
-pub struct FunctionTool<Args, R, F> {
+pub struct FunctionTool<Args, M, F> {
     definition: Definition,
     body: F,
-    signature: PhantomData<fn(Args) -> R>,
+    signature: PhantomData<fn(Args) -> M>,
 }
 
 defined_tool!(FunctionTool);
 
 /// Defines a tool from a synchronous function of its typed arguments.
 ///
-/// The function returns a [`ToolResult<T, E>`](crate::ToolResult), a
+/// The body is `Fn(Args) -> R`, or `Fn(Args, &CallContext) -> R` for a
+/// tool that reads its call ([`CallContext`]: id, attempt, deadline,
+/// cancellation, progress, the answer of a resumed call, its caller's
+/// values). It returns a [`ToolResult<T, E>`](crate::ToolResult), a
 /// `Result<T, Failure<E>>`, a `Result<T, E>`, or plain text or JSON
 /// ([`ToolReturn`]); its `Args` decode with serde from the call's JSON,
 /// and `Args`, `T` and `E` give the tool's schemas. The name must be one
@@ -41,7 +42,7 @@ defined_tool!(FunctionTool);
 /// ```
 /// use serde::{Deserialize, Serialize};
 /// use schemars::JsonSchema;
-/// use toolresult::tool::{self, Tool, ToolSafety};
+/// use toolresult::tool::{self, Arguments, CallContext, Tool, ToolSafety};
 /// use toolresult::{ToolError, ToolResult};
 ///
 /// #[derive(Deserialize, JsonSchema)]
@@ -58,10 +59,11 @@ defined_tool!(FunctionTool);
 /// })?
 /// .with_safety(ToolSafety::ReadOnly);
 ///
-/// let lowered = weather.call_blocking(serde_json::json!({"city": "Oslo"})).unwrap();
-/// assert_eq!(lowered.result.output, r#"{"celsius":-3.5}"#);
+/// let cx = CallContext::new("call_1", "get_weather");
+/// let call = |args| pollster::block_on(weather.call(&Arguments::Json(args), &cx));
+/// assert_eq!(call(serde_json::json!({"city": "Oslo"})).result.output, r#"{"celsius":-3.5}"#);
 ///
-/// let lowered = weather.call_blocking(serde_json::json!({})).unwrap();
+/// let lowered = call(serde_json::json!({}));
 /// assert_eq!(
 ///     lowered.result.output,
 ///     r#"{"error":{"message":"invalid arguments: missing field `city`","suggestion":"call `get_weather` again with arguments that match its input schema"}}"#
@@ -71,65 +73,51 @@ defined_tool!(FunctionTool);
 ///
 /// # Errors
 /// The name is empty, too long, or holds a character some provider refuses.
-pub fn function<Args, R, F>(
+pub fn function<Args, M, F>(
     name: impl Into<String>,
     description: impl Into<String>,
     body: F,
-) -> Result<FunctionTool<Args, R, F>, InvalidToolName>
+) -> Result<FunctionTool<Args, M, F>, InvalidToolName>
 where
     Args: DeserializeOwned + JsonSchema,
-    R: ToolReturn,
-    F: Fn(Args) -> R + Send + Sync,
+    F: SyncBody<Args, M>,
 {
     Ok(FunctionTool {
-        definition: Definition::of::<Args, R>(name.into(), description.into())?,
+        definition: Definition::of::<Args, F::Output>(name.into(), description.into())?,
         body,
         signature: PhantomData,
     })
 }
 
-impl<Args, R, F> FunctionTool<Args, R, F>
-where
-    Args: DeserializeOwned,
-    R: ToolReturn,
-    F: Fn(Args) -> R,
-{
-    #[inline]
-    fn run(&self, args: impl FnOnce() -> Result<Args, InvalidArguments>) -> Lowered {
-        let name = &self.definition.name;
-        let lowered = catch_blocking(name, || match args() {
-            Ok(args) => (self.body)(args).lower(),
-            Err(invalid) => invalid.lower(name),
-        });
-        self.definition.finish(lowered)
+impl<Args, M, F> FunctionTool<Args, M, F> {
+    /// The same tool, declaring that its body blocks its thread
+    /// (synchronous I/O, a long computation): a toolbox runs it on tokio's
+    /// blocking pool, so its timeout answers the call while the body runs
+    /// on ([`Tool::blocks`]).
+    pub fn blocking(mut self) -> Self {
+        self.definition.blocks = true;
+        self
     }
 }
 
-impl<Args, R, F> Tool for FunctionTool<Args, R, F>
+impl<Args, M, F> Tool for FunctionTool<Args, M, F>
 where
     Args: DeserializeOwned,
-    R: ToolReturn,
-    F: Fn(Args) -> R + Send + Sync,
+    F: SyncBody<Args, M>,
 {
     definition_accessors!();
 
-    fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        Box::pin(async move { self.run(|| InvalidArguments::decode(args)) })
+    fn blocks(&self) -> bool {
+        self.definition.blocks
     }
 
-    fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        let lowered = self.run(|| InvalidArguments::decode_text(arguments));
-        Box::pin(std::future::ready(lowered))
-    }
-
-    fn call_blocking(&self, args: Value) -> Option<Lowered> {
-        Some(self.run(|| InvalidArguments::decode(args)))
-    }
-
-    fn call_now(&self, arguments: sealed::Args<'_>, _: sealed::Now) -> Option<Lowered> {
-        Some(match arguments {
-            sealed::Args::Text(text) => self.run(|| InvalidArguments::decode_text(text)),
-            sealed::Args::Json(value) => self.run(|| InvalidArguments::decode(value.clone())),
-        })
+    #[inline]
+    fn call<'a>(&'a self, args: &Arguments, cx: &CallContext<'_>) -> Calling<'a> {
+        let name = &self.definition.name;
+        let lowered = catch_blocking(name, || match InvalidArguments::decode_arguments(args) {
+            Ok(args) => self.body.run(args, cx).lower(),
+            Err(invalid) => invalid.lower(name),
+        });
+        Calling::ready(self.definition.finish(lowered))
     }
 }

@@ -55,6 +55,9 @@
 
 mod arguments;
 mod async_function;
+mod body;
+mod calling;
+mod context;
 mod definition;
 mod function;
 mod name;
@@ -63,17 +66,17 @@ mod returns;
 mod safety;
 mod schema;
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use schemars::Schema;
-use serde_json::Value;
 
-use crate::Lowered;
-
-pub use arguments::InvalidArguments;
+pub use arguments::{Arguments, InvalidArguments};
 pub use async_function::{AsyncFunctionTool, async_function};
+pub(crate) use body::ArgsOnly;
+pub use calling::Calling;
+pub use context::{CallContext, CallEvent, LogLevel};
+#[cfg(feature = "toolbox")]
+pub(crate) use context::{Scope, Values};
 pub use function::{FunctionTool, function};
 pub use name::InvalidToolName;
 #[cfg(feature = "toolbox")]
@@ -84,8 +87,6 @@ pub(crate) use panic::{catch_future, drop_quietly};
 pub use returns::ToolReturn;
 pub use safety::ToolSafety;
 pub(crate) use schema::is_object_schema;
-#[cfg(feature = "toolbox")]
-pub(crate) use sealed::{Args as ArgsRef, Now};
 
 /// A tool the model can call, whatever its argument, success and error
 /// types: object-safe, so tools of many types share a `Vec<Box<dyn Tool>>`.
@@ -104,8 +105,8 @@ pub trait Tool: Send + Sync {
     fn input_schema(&self) -> &Schema;
 
     /// The schema of the JSON of a success (see
-    /// [`provider::mcp::declare`](crate::provider::mcp::declare) for when MCP
-    /// can take it as `outputSchema`).
+    /// [`Mcp`](crate::provider::Mcp) for when MCP can take it as
+    /// `outputSchema`).
     fn output_schema(&self) -> &Schema;
 
     /// The schema of all the model reads back: `anyOf` the success or
@@ -119,80 +120,41 @@ pub trait Tool: Send + Sync {
         ToolSafety::default()
     }
 
-    /// Calls the tool with the model's JSON arguments (`null` reads as `{}`).
-    fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>>;
+    /// Whether the tool blocks its thread (synchronous I/O, a long
+    /// computation): a toolbox then runs it on tokio's blocking pool, where
+    /// its timeout can answer the call while the body runs on. By default,
+    /// no.
+    fn blocks(&self) -> bool {
+        false
+    }
 
-    /// Calls the tool with its arguments as the JSON text a provider sent
-    /// (OpenAI's `arguments` string). Empty or blank text reads as `{}`;
-    /// text that is not JSON is an error result the model can act on,
-    /// like any other bad argument, and the body is not run.
+    /// Calls the tool: the one way to call it. `args` are the model's
+    /// arguments as the provider sent them (JSON text, as OpenAI sends it,
+    /// or a JSON value; empty text and `null` read as `{}`); `cx` is the
+    /// call's [`CallContext`].
     ///
-    /// A typed tool decodes an object's text straight into its arguments,
-    /// so a field it does not know is skipped unread: text whose only
-    /// oddity is there (a lone surrogate escape, a number beyond `f64`) is
-    /// accepted, where reading it into a `serde_json::Value` first, as
-    /// [`call`](Self::call) needs, would refuse it.
+    /// The [`Calling`] future is done at once for a synchronous tool (a
+    /// runner can take its answer without polling a future), and never
+    /// panics, however it is polled.
     ///
     /// ```
-    /// use toolresult::tool::{self, Tool};
+    /// use toolresult::tool::{self, Arguments, CallContext, Tool};
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
     /// struct Args { limit: Option<u8> }
     ///
     /// let list = tool::function("list", "List things", |a: Args| a.limit.unwrap_or(10).to_string())?;
-    /// assert_eq!(pollster::block_on(list.call_json(r#"{"limit": 3}"#)).result.output, "3");
-    /// assert_eq!(pollster::block_on(list.call_json("")).result.output, "10");
-    /// let bad = pollster::block_on(list.call_json(r#"{"limit": 3"#));
+    /// let cx = CallContext::new("c1", "list");
+    /// let call = |text: &str| pollster::block_on(list.call(&Arguments::Text(text.into()), &cx)).result.output;
+    /// assert_eq!(call(r#"{"limit": 3}"#), "3");
+    /// assert_eq!(call(""), "10");
     /// assert_eq!(
-    ///     bad.result.output,
+    ///     call(r#"{"limit": 3"#),
     ///     r#"{"error":{"message":"invalid arguments: the arguments are not JSON: EOF while parsing an object at line 1 column 11","suggestion":"call `list` again with arguments that match its input schema"}}"#
     /// );
     /// # Ok::<(), toolresult::tool::InvalidToolName>(())
     /// ```
-    fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-        match InvalidArguments::parse(arguments) {
-            Ok(args) => self.call(args),
-            Err(invalid) => {
-                let lowered = invalid.lower(self.name());
-                Box::pin(std::future::ready(lowered))
-            }
-        }
-    }
-
-    /// Calls a synchronous tool on this thread; `None` for a tool that can
-    /// only be awaited (the arguments are then dropped).
-    fn call_blocking(&self, args: Value) -> Option<Lowered> {
-        drop(args);
-        None
-    }
-
-    /// Not part of the API (its argument cannot be named outside the
-    /// crate): the toolbox's fast path, the answer of a synchronous tool
-    /// called in place with a call's arguments as the provider sent them;
-    /// `None` for a tool that must be awaited.
-    #[doc(hidden)]
-    fn call_now(&self, arguments: sealed::Args<'_>, _: sealed::Now) -> Option<Lowered> {
-        let _ = arguments;
-        None
-    }
-}
-
-/// What keeps [`Tool::call_now`] inside the crate: its argument type
-/// cannot be named outside it, so it can be neither called nor overridden
-/// there.
-pub(crate) mod sealed {
-    /// The token [`Tool::call_now`](super::Tool::call_now) takes.
-    #[derive(Debug, Clone, Copy)]
-    pub struct Now;
-
-    /// A call's arguments as the provider sent them, borrowed.
-    #[derive(Debug, Clone, Copy)]
-    pub enum Args<'a> {
-        /// JSON text (OpenAI's `arguments`).
-        Text(&'a str),
-        /// A JSON value.
-        Json(&'a serde_json::Value),
-    }
+    fn call<'a>(&'a self, args: &Arguments, cx: &CallContext<'_>) -> Calling<'a>;
 }
 
 macro_rules! forward_tool {
@@ -217,17 +179,11 @@ macro_rules! forward_tool {
             fn safety(&self) -> ToolSafety {
                 (**self).safety()
             }
-            fn call(&self, args: Value) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-                (**self).call(args)
+            fn blocks(&self) -> bool {
+                (**self).blocks()
             }
-            fn call_json(&self, arguments: &str) -> Pin<Box<dyn Future<Output = Lowered> + Send + '_>> {
-                (**self).call_json(arguments)
-            }
-            fn call_blocking(&self, args: Value) -> Option<Lowered> {
-                (**self).call_blocking(args)
-            }
-            fn call_now(&self, arguments: sealed::Args<'_>, now: sealed::Now) -> Option<Lowered> {
-                (**self).call_now(arguments, now)
+            fn call<'a>(&'a self, args: &Arguments, cx: &CallContext<'_>) -> Calling<'a> {
+                (**self).call(args, cx)
             }
         }
     )*};

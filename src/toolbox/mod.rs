@@ -19,19 +19,27 @@
 //! - a panic, in a sync or an async tool, is a safe error result; bad
 //!   arguments are an error result naming the field; an unknown tool name
 //!   is an error result listing the tools there are ([`UnknownTool`]);
-//! - a turn cancelled ([`Toolbox::run_until`]) drops the calls still
+//! - a turn cancelled ([`Turn::with_cancellation`]) drops the calls still
 //!   running and answers them, and those not started, as cancelled.
+//!
+//! Each attempt hands its tool a [`CallContext`](crate::tool::CallContext):
+//! the call's id, the attempt, the deadline, a cancellation signal (fired
+//! by the turn's cancellation and by the timeout), progress and log events
+//! for the turn's observer, the answer of a resumed call, and the values
+//! the turn and the toolbox attach.
 //!
 //! **Every call gets exactly one answer, in call order, under its own id**,
 //! whatever the tools did. A call that suspends (a pending
 //! [`Request`](crate::canonical::Request)) is answered with the suspension;
-//! once an [`Answer`](crate::canonical::Answer) comes,
-//! [`Toolbox::resume`] runs it again and the tool reads the answer with
-//! [`answer()`].
+//! once an [`Answer`](crate::canonical::Answer) comes, a turn with the call
+//! resumed ([`Turn::resume`]) runs it again and the tool reads the answer
+//! from its context.
 //!
-//! A synchronous tool runs inside the turn's task unless it is registered
-//! [`off_executor`](ToolOptions::off_executor), which runs it on tokio's
-//! blocking pool; no thread is spawned per call otherwise.
+//! A synchronous tool runs inside the turn's task unless it
+//! [blocks](crate::tool::Tool::blocks) its thread, which runs it on tokio's
+//! blocking pool, where its timeout can answer the call; no thread is
+//! spawned per call otherwise. The same loop runs a turn on a durable
+//! engine through a [`Driver`] ([`Toolbox::run_on`]).
 //!
 //! With the `tracing` feature each call runs in a span named
 //! `execute_tool {gen_ai.tool.name}` (OpenTelemetry's GenAI conventions:
@@ -70,16 +78,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-mod answer;
+mod driver;
 mod errors;
 mod outcome;
 mod registry;
 mod run;
 #[cfg(feature = "tracing")]
 mod span;
+mod turn;
 
-pub use answer::answer;
+pub use driver::Driver;
 pub use errors::{RegisterError, TimedOut, UnknownTool};
 pub use outcome::{Attempt, CallOutcome};
 pub use registry::{ToolOptions, Toolbox};
-pub use run::ResumeError;
+pub use turn::{ResumeError, Turn};

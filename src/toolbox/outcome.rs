@@ -1,19 +1,24 @@
-//! `CallOutcome`: one call of a turn, answered.
+//! `CallOutcome`: one call of a turn, answered; `Attempt`: one attempt of
+//! it, as a journal keeps it.
 
+use std::time::Duration;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
-use crate::Lowered;
 use crate::canonical::ToolResult;
 use crate::provider::{Answered, Call, ToolCall};
-use crate::retry::Decision;
+use crate::retry::{Decision, StopReason};
+use crate::{Diagnostics, Lowered};
 
 /// The answer to one call of a turn: the call as the model made it, the
 /// lowered result (the canonical result for the model, diagnostics for
-/// Rust) and how many attempts it took.
+/// Rust), how many attempts it took and why the retry policy stopped.
 ///
 /// A turn gives exactly one per call, in call order, under the call's id,
 /// whatever the tools did. Render a turn's outcomes for the provider with
-/// its `reply` (for example [`anthropic::reply`](crate::provider::anthropic::reply)).
+/// its `reply`.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct CallOutcome {
@@ -21,15 +26,21 @@ pub struct CallOutcome {
     pub call: Call,
     /// Its lowered result.
     pub lowered: Lowered,
-    /// The attempts started: 1 without retries (also for bad arguments: the
-    /// tool was called and refused them), 0 when no tool was called (an
+    /// The attempts started, over the call's first run and every run
+    /// resumed with an answer: 1 without retries (also for bad arguments:
+    /// the tool was called and refused them), 0 when no tool was called (an
     /// unknown name, a turn cancelled before the call started).
     pub attempts: u32,
+    /// Why the retry policy stopped after the last attempt
+    /// ([`StopReason::Suspended`] for a call parked on a request,
+    /// [`StopReason::Cancelled`] for a cancelled one).
+    pub stop: StopReason,
 }
 
 impl CallOutcome {
     /// Whether the call is parked on a pending request, waiting for an
-    /// [`Answer`](crate::canonical::Answer) ([`Toolbox::resume`](super::Toolbox::resume)).
+    /// [`Answer`](crate::canonical::Answer) (see
+    /// [`Turn::resume`](super::Turn::resume)).
     #[must_use]
     pub fn is_pending(&self) -> bool {
         self.lowered.result.is_pending()
@@ -50,8 +61,27 @@ impl Answered for CallOutcome {
     }
 }
 
-/// One attempt of a call ([`Toolbox::attempt`](super::Toolbox::attempt)):
-/// its lowered result and what the retry policy says after it.
+/// One attempt of a call: its lowered result and what the retry policy
+/// decided after it. A [`Driver`](super::Driver) gets each one to keep.
+///
+/// It serialises as a durable engine journals it, **never with the source
+/// error's text** (which may hold an address, a token, a customer's data):
+/// the canonical result, whether its output is MCP `structuredContent`, a
+/// summary of the Rust channel (the transient hint, the retry-after, the
+/// source's type name) and the decision. Read back, it is the same attempt
+/// without its source.
+///
+/// ```
+/// use toolresult::toolbox::Attempt;
+///
+/// let journaled = r#"{"result":{"output":"{\"error\":{\"message\":\"busy\"}}","isError":true},"structured":false,"channel":{"transient":true,"retryAfterMs":1500,"sourceType":"std::io::Error"},"decision":{"retry":{"delayMs":1500}}}"#;
+/// let attempt: Attempt = serde_json::from_str(journaled)?;
+/// assert_eq!(attempt.lowered.diagnostics.is_transient(), Some(true));
+/// assert_eq!(attempt.lowered.diagnostics.source_type_name(), Some("std::io::Error"));
+/// assert!(attempt.lowered.diagnostics.source().is_none());
+/// assert_eq!(serde_json::to_string(&attempt)?, journaled);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct Attempt {
@@ -59,4 +89,139 @@ pub struct Attempt {
     pub lowered: Lowered,
     /// Call again after a delay, or stop with this result as the answer.
     pub decision: Decision,
+}
+
+impl Attempt {
+    pub(crate) fn new(lowered: Lowered, decision: Decision) -> Self {
+        Self { lowered, decision }
+    }
+}
+
+/// The journal's form of an [`Attempt`].
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Record<R> {
+    result: R,
+    structured: bool,
+    channel: Channel,
+    decision: DecisionRecord,
+}
+
+/// The journal's summary of the Rust channel.
+#[derive(Serialize, Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Channel {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    transient: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    retry_after_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    source_type: Option<String>,
+}
+
+/// The journal's form of a [`Decision`]: `{"retry":{"delayMs":..}}` or
+/// `{"stop":{"reason":"permanent"}}` (with `attempts` or `retryAfterMs`
+/// for the reasons that carry them).
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+enum DecisionRecord {
+    #[serde(rename_all = "camelCase")]
+    Retry { delay_ms: u64 },
+    #[serde(rename_all = "camelCase")]
+    Stop {
+        reason: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attempts: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u64>,
+    },
+}
+
+impl From<&Decision> for DecisionRecord {
+    fn from(decision: &Decision) -> Self {
+        match *decision {
+            Decision::Retry(delay) => Self::Retry {
+                delay_ms: millis(delay),
+            },
+            Decision::Stop(reason) => Self::Stop {
+                reason: reason.as_str().to_owned(),
+                attempts: match reason {
+                    StopReason::AttemptsExhausted { attempts } => Some(attempts),
+                    _ => None,
+                },
+                retry_after_ms: match reason {
+                    StopReason::RetryAfterTooLong { retry_after } => Some(millis(retry_after)),
+                    _ => None,
+                },
+            },
+        }
+    }
+}
+
+impl DecisionRecord {
+    fn into_decision(self) -> Result<Decision, String> {
+        let (reason, attempts, retry_after_ms) = match self {
+            Self::Retry { delay_ms } => {
+                return Ok(Decision::Retry(Duration::from_millis(delay_ms)));
+            }
+            Self::Stop {
+                reason,
+                attempts,
+                retry_after_ms,
+            } => (reason, attempts, retry_after_ms),
+        };
+        let stop = match reason.as_str() {
+            "succeeded" => StopReason::Succeeded,
+            "suspended" => StopReason::Suspended,
+            "cancelled" => StopReason::Cancelled,
+            "permanent" => StopReason::Permanent,
+            "unknown" => StopReason::Unknown,
+            "not_idempotent" => StopReason::NotIdempotent,
+            "attempts_exhausted" => StopReason::AttemptsExhausted {
+                attempts: attempts.unwrap_or_default(),
+            },
+            "retry_after_too_long" => StopReason::RetryAfterTooLong {
+                retry_after: Duration::from_millis(retry_after_ms.unwrap_or_default()),
+            },
+            other => return Err(format!("unknown stop reason `{}`", crate::canonical::shorten(other))),
+        };
+        Ok(Decision::Stop(stop))
+    }
+}
+
+impl Serialize for Attempt {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let diagnostics = &self.lowered.diagnostics;
+        Record {
+            result: &self.lowered.result,
+            structured: self.lowered.structured_content().is_some(),
+            channel: Channel {
+                transient: diagnostics.is_transient(),
+                retry_after_ms: diagnostics.retry_after().map(millis),
+                source_type: diagnostics.source_type_name().map(str::to_owned),
+            },
+            decision: DecisionRecord::from(&self.decision),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Attempt {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let record = Record::<ToolResult>::deserialize(deserializer)?;
+        let decision = record.decision.into_decision().map_err(D::Error::custom)?;
+        let diagnostics = Diagnostics::from_record(
+            record.channel.transient,
+            record.channel.retry_after_ms.map(Duration::from_millis),
+            record.channel.source_type,
+        );
+        Ok(Self {
+            lowered: Lowered::from_record(record.result, record.structured, diagnostics),
+            decision,
+        })
+    }
+}
+
+fn millis(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use crate::budget::{ArtifactReader, ArtifactStore, Budget, MemoryStore};
 use crate::retry::RetryPolicy;
-use crate::tool::{self, Tool};
+use crate::tool::{self, Tool, Values};
 
 use super::RegisterError;
 
@@ -37,9 +37,8 @@ use super::RegisterError;
 ///         .with_safety(ToolSafety::ReadOnly),
 /// )?;
 /// toolbox
-///     .register(tool::function("report", "A slow report", |c: City| c.city)?)?
-///     .timeout(Duration::from_secs(120))
-///     .off_executor();
+///     .register(tool::function("report", "A slow report", |c: City| c.city)?.blocking())?
+///     .timeout(Duration::from_secs(120));
 /// assert_eq!(toolbox.names().collect::<Vec<_>>(), ["weather", "report"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -54,6 +53,8 @@ pub struct Toolbox {
     pub(super) concurrency: usize,
     pub(super) budget: Budget,
     pub(super) artifacts: Arc<dyn ArtifactStore>,
+    /// The values every tool reads from its context.
+    pub(super) values: Option<Arc<Values>>,
     /// Whether the reader of `artifacts` is registered.
     reader: bool,
 }
@@ -66,13 +67,13 @@ pub(super) struct Registered {
 }
 
 /// How one registered tool's calls run, where they differ from the
-/// toolbox's defaults; returned by [`Toolbox::register`].
+/// toolbox's defaults; returned by [`Toolbox::register`]. (Whether a tool
+/// blocks its thread is the tool's own to say: [`Tool::blocks`].)
 #[derive(Debug, Clone, Default)]
 pub struct ToolOptions {
     pub(super) timeout: Option<Option<Duration>>,
     pub(super) retry: Option<RetryPolicy>,
     pub(super) budget: Option<Budget>,
-    pub(super) off_executor: bool,
 }
 
 impl ToolOptions {
@@ -92,20 +93,6 @@ impl ToolOptions {
     /// This tool's output budget, in place of the toolbox's.
     pub fn budget(&mut self, budget: Budget) -> &mut Self {
         self.budget = Some(budget);
-        self
-    }
-
-    /// Runs this synchronous tool on tokio's blocking pool, so a slow body
-    /// does not stall the executor's other tasks.
-    ///
-    /// Without it a synchronous tool runs inside the turn's task, as any
-    /// synchronous code in async code does: while its body runs, nothing
-    /// else on that executor thread does, and a timeout cannot interrupt it
-    /// (its answer is taken whenever the body returns). Off the executor, a call that
-    /// times out is answered at once; its thread runs the body to its end
-    /// in the background. An async tool ignores this setting.
-    pub fn off_executor(&mut self) -> &mut Self {
-        self.off_executor = true;
         self
     }
 }
@@ -132,6 +119,7 @@ impl Toolbox {
             concurrency: usize::MAX,
             budget: Budget::new(),
             artifacts: Arc::new(MemoryStore::new()),
+            values: None,
             reader: false,
         }
     }
@@ -153,6 +141,41 @@ impl Toolbox {
     /// order; 0 reads as 1). By default, all of them.
     pub fn concurrency(mut self, limit: usize) -> Self {
         self.concurrency = limit.max(1);
+        self
+    }
+
+    /// The toolbox with `value` attached (in place of one of its type):
+    /// every tool reads it with [`CallContext::get`](crate::tool::CallContext::get),
+    /// unless the turn attached one of the same type
+    /// ([`Turn::with_value`](super::Turn::with_value)).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolresult::provider::Call;
+    /// use toolresult::tool::{self, Arguments, CallContext};
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// #[derive(Clone)]
+    /// struct Pool { name: &'static str }
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct NoArgs {}
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+    /// let mut toolbox = Toolbox::new().with_value(Pool { name: "main" });
+    /// toolbox.register(tool::function("db", "Which database", |_: NoArgs, cx: &CallContext| {
+    ///     cx.get::<Pool>().map(|pool| pool.name).unwrap_or("none").to_owned()
+    /// })?)?;
+    /// let outcomes = toolbox.run([Call::new("c1", "db", Arguments::Json(json!({})))]).await;
+    /// assert_eq!(outcomes[0].lowered.result.output, "main");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_value<T: Clone + Send + Sync + 'static>(mut self, value: T) -> Self {
+        let mut values = self.values.as_deref().cloned().unwrap_or_default();
+        values.insert(value);
+        self.values = Some(Arc::new(values));
         self
     }
 

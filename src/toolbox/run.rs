@@ -1,71 +1,37 @@
-//! Running a turn: every call answered exactly once, in call order.
+//! Running a turn: every call answered exactly once, in call order, by one
+//! loop, whatever the driver.
 
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::{Pin, pin};
-use std::sync::Arc;
+use std::pin::pin;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::task::Poll;
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use futures_util::future::Either;
 use futures_util::stream::FuturesUnordered;
+use tokio_util::sync::CancellationToken;
 
-use super::answer::{WithAnswer, with_answer};
+use super::driver::InProcess;
 use super::errors::seconds;
 use super::registry::Registered;
-use super::{Attempt, CallOutcome, TimedOut, Toolbox, UnknownTool};
+use super::{Attempt, CallOutcome, Driver, TimedOut, Toolbox, Turn, UnknownTool};
 use crate::canonical::Answer;
-use crate::provider::{Arguments, Call};
+use crate::provider::Call;
 use crate::retry::{Cancelled, Decision, StopReason};
 use crate::tool::{
-    ArgsRef, InvalidArguments, Now, Tool, ToolPanicked, catch_future, drop_quietly,
+    Arguments, CallContext, Scope, Tool, ToolPanicked, catch_future, drop_quietly,
     is_object_schema, shown_name,
 };
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
-
-/// Why a call could not be resumed.
-///
-/// ```
-/// use toolresult::canonical::Answer;
-/// use toolresult::provider::{Arguments, Call};
-/// use toolresult::toolbox::{ResumeError, Toolbox};
-/// use toolresult::tool;
-///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// struct NoArgs {}
-///
-/// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
-/// let mut toolbox = Toolbox::new();
-/// toolbox.register(tool::function("now", "The time", |_: NoArgs| "noon")?)?;
-/// let done = toolbox.run([Call::new("c1", "now", Arguments::Json(serde_json::json!({})))]).await;
-/// let err = toolbox.resume(&done[0], Answer::granted("req-1", None)).await.unwrap_err();
-/// assert_eq!(err, ResumeError::NotPending);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// # })?;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ResumeError {
-    /// The call is not parked on a request.
-    #[error("the call is not waiting for an answer")]
-    NotPending,
-    /// The answer is for another request.
-    #[error("the answer is for request `{answer}`, the call waits for `{request}`")]
-    OtherRequest {
-        /// The id of the request the call waits for.
-        request: String,
-        /// The id the answer carries.
-        answer: String,
-    },
-}
 
 impl Toolbox {
     /// Runs the calls of one assistant turn and answers each exactly once,
     /// in call order, under its own id.
     ///
+    /// `turn` is the calls, or a [`Turn`] of them with values for the
+    /// tools, an observer, a cancellation token or answers of parked calls.
     /// Calls run at once (up to [`concurrency`](Self::concurrency)), each
     /// attempt under its timeout; a failure is retried when the retry
     /// policy, reading the Rust channel and the tool's safety, says so; a
@@ -74,8 +40,8 @@ impl Toolbox {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolresult::provider::{Arguments, Call};
-    /// use toolresult::tool;
+    /// use toolresult::provider::Call;
+    /// use toolresult::tool::{self, Arguments};
     /// use toolresult::toolbox::Toolbox;
     ///
     /// #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -103,74 +69,62 @@ impl Toolbox {
     /// # })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub async fn run(&self, calls: impl IntoIterator<Item = Call>) -> Vec<CallOutcome> {
-        let mut calls = calls.into_iter();
-        if calls.size_hint().1 == Some(1)
-            && let Some(call) = calls.next()
-        {
-            // One call, never cancelled: nothing to schedule or race.
-            let tried = AtomicU32::new(0);
-            let (lowered, attempts) = self.answer(&call, None, &tried).await;
-            return vec![CallOutcome {
-                call,
-                lowered,
-                attempts,
-            }];
+    pub async fn run(&self, turn: impl Into<Turn>) -> Vec<CallOutcome> {
+        match self.run_on(&InProcess, turn).await {
+            Ok(outcomes) => outcomes,
+            Err(never) => match never {},
         }
-        self.run_until(calls, std::future::pending()).await
     }
 
-    /// [`run`](Self::run), until `cancelled` completes (a cancellation
-    /// token's `cancelled()`, a shutdown signal, a deadline): calls still
-    /// running are dropped and, like calls not yet started, answered with a
-    /// cancelled error result; nothing is retried after it. Every call is
-    /// still answered once, in order.
+    /// [`run`](Self::run) on another [`Driver`]: a durable execution
+    /// engine that journals each attempt, sleeps on its own timers and
+    /// waits for the answers of parked calls. The turn's rules are the
+    /// same.
     ///
-    /// ```
-    /// use std::time::Duration;
-    /// use serde_json::json;
-    /// use toolresult::provider::{Arguments, Call};
-    /// use toolresult::tool;
-    /// use toolresult::toolbox::Toolbox;
-    ///
-    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
-    /// struct NoArgs {}
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().enable_time().start_paused(true).build()?.block_on(async {
-    /// let mut toolbox = Toolbox::new();
-    /// toolbox.register(tool::async_function("wait", "Waits an hour", |_: NoArgs| async {
-    ///     tokio::time::sleep(Duration::from_secs(3600)).await;
-    ///     "done"
-    /// })?)?;
-    /// let outcomes = toolbox
-    ///     .run_until([Call::new("c1", "wait", Arguments::Json(json!({})))], tokio::time::sleep(Duration::from_secs(1)))
-    ///     .await;
-    /// assert_eq!(
-    ///     outcomes[0].lowered.result.output,
-    ///     r#"{"error":{"message":"the call was cancelled before it finished"}}"#
-    /// );
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// # })?;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub async fn run_until(
+    /// # Errors
+    /// The driver's own error (the engine cancelled the turn), never a
+    /// tool's failure.
+    pub async fn run_on<D: Driver>(
         &self,
-        calls: impl IntoIterator<Item = Call>,
-        cancelled: impl Future<Output = ()>,
-    ) -> Vec<CallOutcome> {
-        let calls: Vec<Call> = calls.into_iter().collect();
-        let mut answers: Vec<Option<(Lowered, u32)>> = calls.iter().map(|_| None).collect();
+        driver: &D,
+        turn: impl Into<Turn>,
+    ) -> Result<Vec<CallOutcome>, D::Error> {
+        let Turn {
+            calls,
+            values,
+            observer,
+            cancellation,
+        } = turn.into();
+        let scope = Scope {
+            observer,
+            turn: values.map(Arc::new),
+            toolbox: self.values.clone(),
+        };
+        let concurrency = if D::CONCURRENT { self.concurrency } else { 1 };
+        let mut answers: Vec<Option<(Lowered, u32, StopReason)>> =
+            calls.iter().map(|_| None).collect();
         // Attempts started so far, per call: what a cancelled call reports.
         let tried: Vec<AtomicU32> = calls.iter().map(|_| AtomicU32::new(0)).collect();
         let mut running = FuturesUnordered::new();
         let mut waiting = calls.iter().zip(&tried).enumerate();
+        let turn = TurnRun {
+            scope: &scope,
+            cancellation: cancellation.as_ref(),
+        };
+        let cancelled = async {
+            match &cancellation {
+                Some(token) => token.cancelled().await,
+                None => std::future::pending().await,
+            }
+        };
         let mut cancelled = pin!(cancelled);
         loop {
-            while running.len() < self.concurrency {
-                let Some((index, (call, tried))) = waiting.next() else {
+            while running.len() < concurrency {
+                let Some((index, ((call, answer), tried))) = waiting.next() else {
                     break;
                 };
-                running.push(async move { (index, self.answer(call, None, tried).await) });
+                let answering = self.answer(driver, turn, call, answer.clone(), tried);
+                running.push(async move { (index, answering.await) });
             }
             if running.is_empty() {
                 break;
@@ -180,182 +134,152 @@ impl Toolbox {
                 () = &mut cancelled => break,
                 Some((index, answer)) = running.next() => {
                     if let Some(slot) = answers.get_mut(index) {
-                        *slot = Some(answer);
+                        *slot = Some(answer?);
                     }
                 }
             }
         }
         drop(running);
-        calls
+        Ok(calls
             .into_iter()
             .zip(answers)
             .zip(tried)
-            .map(|((call, answer), tried)| {
-                let (lowered, attempts) =
-                    answer.unwrap_or_else(|| (cancelled_result(), tried.into_inner()));
+            .map(|(((call, _), answer), tried)| {
+                let (lowered, attempts, stop) = answer.unwrap_or_else(|| {
+                    (cancelled_result(), tried.into_inner(), StopReason::Cancelled)
+                });
                 CallOutcome {
                     call,
                     lowered,
                     attempts,
+                    stop,
                 }
             })
-            .collect()
+            .collect())
     }
 
-    /// Runs a parked call again with `answer`, which its tool reads with
-    /// [`answer()`](super::answer()); the same timeout and retries apply.
-    ///
-    /// # Errors
-    /// The call is not parked on a request, or `answer` is for another one.
-    pub async fn resume(
-        &self,
-        parked: &CallOutcome,
-        answer: Answer,
-    ) -> Result<CallOutcome, ResumeError> {
-        let request = parked
-            .lowered
-            .result
-            .pending_request()
-            .ok_or(ResumeError::NotPending)?;
-        if !answer.answers(&request) {
-            return Err(ResumeError::OtherRequest {
-                request: request.id,
-                answer: answer.id,
-            });
-        }
-        let tried = AtomicU32::new(0);
-        let (lowered, attempts) = self
-            .answer(&parked.call, Some(Arc::new(answer)), &tried)
-            .await;
-        Ok(CallOutcome {
-            call: parked.call.clone(),
-            lowered,
-            attempts,
-        })
-    }
-
-    /// One attempt of a call, and what the retry policy says after it: for
-    /// a driver that keeps the turn's state itself, such as a durable
-    /// execution engine that journals each attempt and waits out the delay
-    /// on its own timer. [`run`](Self::run) is this in a loop.
-    ///
-    /// `attempt` counts from 1; `answer` resumes a parked call (its tool
-    /// reads it with [`answer()`](super::answer())). The tool is looked up,
-    /// run under its timeout, a panic or bad arguments answered, as in
-    /// `run`; a call of a tool the toolbox does not have is answered with
-    /// [`UnknownTool`] and a decision to stop.
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolresult::provider::{Arguments, Call};
-    /// use toolresult::retry::{Decision, RetryPolicy, StopReason};
-    /// use toolresult::{tool::{self, ToolSafety}, Failure, ToolError, ToolResult};
-    /// use toolresult::toolbox::Toolbox;
-    ///
-    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
-    /// struct NoArgs {}
-    ///
-    /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
-    /// let mut toolbox = Toolbox::new().retry(RetryPolicy::new().max_attempts(2));
-    /// toolbox.register(tool::function("busy", "Always busy", |_: NoArgs| {
-    ///     ToolResult::<(), ToolError>::fail(Failure::new(ToolError::new("busy")).transient())
-    /// })?.with_safety(ToolSafety::ReadOnly))?;
-    /// let call = Call::new("c1", "busy", Arguments::Json(json!({})));
-    ///
-    /// let first = toolbox.attempt(&call, None, 1).await;
-    /// assert!(first.lowered.result.is_error);
-    /// assert!(matches!(first.decision, Decision::Retry(_)));
-    /// let second = toolbox.attempt(&call, None, 2).await;
-    /// assert_eq!(second.decision, Decision::Stop(StopReason::AttemptsExhausted { attempts: 2 }));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// # })?;
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub async fn attempt(&self, call: &Call, answer: Option<Answer>, attempt: u32) -> Attempt {
-        let answer = answer.map(Arc::new);
-        let attempting = async {
-            let Some(registered) = self.entry(&call.name) else {
-                return (
-                    self.unknown(&call.name),
-                    Decision::Stop(StopReason::Permanent),
-                );
-            };
-            self.try_once(registered, &call.arguments, answer.as_ref(), attempt.max(1))
-                .await
-        };
-        #[cfg(feature = "tracing")]
-        let attempting = super::span::traced(call, attempting, |(lowered, _)| lowered);
-        let (lowered, decision) = attempting.await;
-        Attempt { lowered, decision }
-    }
-
-    /// One call, answered: looked up, attempted, retried as the policy says.
-    fn answer<'a>(
+    /// One call, answered: looked up, attempted and retried as the policy
+    /// says, each attempt a step of the driver; parked and resumed while
+    /// the driver can wait for its answers.
+    fn answer<'a, D: Driver>(
         &'a self,
+        driver: &'a D,
+        turn: TurnRun<'a>,
         call: &'a Call,
-        answer: Option<Arc<Answer>>,
+        answer: Option<Answer>,
         tried: &'a AtomicU32,
-    ) -> impl Future<Output = (Lowered, u32)> + 'a {
-        let answering = self.answer_untraced(call, answer, tried);
+    ) -> impl Future<Output = Result<(Lowered, u32, StopReason), D::Error>> + Send + 'a {
+        let answering = self.answer_untraced(driver, turn, call, answer, tried);
         #[cfg(feature = "tracing")]
-        let answering = super::span::traced(call, answering, |(lowered, _)| lowered);
+        let answering = super::span::traced(call, answering, |answered| match answered {
+            Ok((lowered, _, _)) => Some(lowered),
+            Err(_) => None,
+        });
         answering
     }
 
-    async fn answer_untraced(
+    async fn answer_untraced<D: Driver>(
         &self,
+        driver: &D,
+        turn: TurnRun<'_>,
         call: &Call,
-        answer: Option<Arc<Answer>>,
+        mut answer: Option<Answer>,
         tried: &AtomicU32,
-    ) -> (Lowered, u32) {
-        let Some(registered) = self.entry(&call.name) else {
-            return (self.unknown(&call.name), 0);
-        };
-        let mut attempt: u32 = 0;
+    ) -> Result<(Lowered, u32, StopReason), D::Error> {
+        let registered = self.entry(&call.name);
+        let mut attempts: u32 = 0;
+        let mut run: u32 = 0;
         loop {
-            attempt = attempt.saturating_add(1);
-            tried.store(attempt, Ordering::Relaxed);
-            let (lowered, decision) = self
-                .try_once(registered, &call.arguments, answer.as_ref(), attempt)
-                .await;
-            match decision {
-                Decision::Retry(delay) => {
-                    // The failure's source is the tool's own error, whose
-                    // `Drop` may panic.
-                    drop_quietly(lowered);
-                    tokio::time::sleep(delay).await;
+            let mut attempt: u32 = 0;
+            let (lowered, stop) = loop {
+                attempt = attempt.saturating_add(1);
+                if registered.is_some() {
+                    tried.store(attempts.saturating_add(attempt), Ordering::Relaxed);
                 }
-                Decision::Stop(_) => return (lowered, attempt),
+                let attempting = self.attempt(registered, call, answer.as_ref(), attempt, turn);
+                let Attempt { lowered, decision } =
+                    driver.step(call, run, attempt, attempting).await?;
+                match decision {
+                    Decision::Retry(delay) => {
+                        // The failure's source is the tool's own error,
+                        // whose `Drop` may panic.
+                        drop_quietly(lowered);
+                        driver.sleep(delay).await?;
+                    }
+                    Decision::Stop(stop) => break (lowered, stop),
+                }
+            };
+            // A call of a tool the toolbox does not have made no attempt.
+            if registered.is_some() {
+                attempts = attempts.saturating_add(attempt);
             }
+            if let Some(request) = lowered.result.pending_request()
+                && let Some(resumed) = driver.wait_for_answer(call, &request).await?
+            {
+                drop_quietly(lowered);
+                answer = Some(resumed);
+                run = run.saturating_add(1);
+                continue;
+            }
+            return Ok((lowered, attempts, stop));
         }
     }
 
-    /// One attempt of a registered tool's call, under its timeout, and what
-    /// its retry policy says after it.
-    async fn try_once(
+    /// One attempt of a call, under its timeout, and what its retry policy
+    /// says after it; a call of a tool the toolbox does not have is
+    /// answered with [`UnknownTool`] and a decision to stop.
+    async fn attempt(
         &self,
-        registered: &Registered,
-        arguments: &Arguments,
-        answer: Option<&Arc<Answer>>,
+        registered: Option<&Registered>,
+        call: &Call,
+        answer: Option<&Answer>,
         attempt: u32,
-    ) -> (Lowered, Decision) {
+        turn: TurnRun<'_>,
+    ) -> Attempt {
+        let Some(registered) = registered else {
+            return Attempt::new(
+                self.unknown(&call.name),
+                Decision::Stop(StopReason::Permanent),
+            );
+        };
+        let tool = &registered.tool;
         let policy = registered.options.retry.as_ref().unwrap_or(&self.retry);
         let timeout = registered.options.timeout.unwrap_or(self.timeout);
-        let lowered = match start(registered, arguments, answer) {
-            Started::Done(done) => done,
-            Started::Running(call) => within(timeout, registered.tool.name(), call).await,
+        let slot = OnceLock::new();
+        let deadline = timeout.map(|limit| (tokio::time::Instant::now() + limit).into_std());
+        let cx = CallContext::borrowed(
+            &call.id,
+            tool.name(),
+            attempt,
+            deadline,
+            &slot,
+            turn.cancellation,
+            answer,
+            turn.scope,
+        );
+        let lowered = if tool.blocks() {
+            let call = off_executor(Arc::clone(tool), &call.arguments, &cx);
+            within(timeout, tool.name(), &slot, call).await
+        } else {
+            match start(&**tool, &call.arguments, &cx) {
+                Ok(done) => done,
+                Err(running) => within(timeout, tool.name(), &slot, running).await,
+            }
         };
-        let decision = policy.decide_and_notify(registered.tool.safety(), &lowered, attempt);
+        let decision = policy.decide_and_notify(tool.safety(), &lowered, attempt);
         if decision.is_retry() {
-            return (lowered, decision);
+            return Attempt::new(lowered, decision);
         }
         let budget = registered.options.budget.as_ref().unwrap_or(&self.budget);
         if budget.fits(&lowered) {
-            return (lowered, decision);
+            return Attempt::new(lowered, decision);
         }
-        let schema = registered.tool.output_schema();
+        let schema = tool.output_schema();
         let schema = is_object_schema(schema).then(|| schema.as_value());
-        (budget.apply(lowered, schema, &*self.artifacts), decision)
+        Attempt::new(
+            budget.apply(lowered, schema, &*self.artifacts),
+            decision,
+        )
     }
 
     /// The answer to a call of a tool the toolbox does not have: the tools
@@ -379,32 +303,37 @@ impl Toolbox {
     }
 }
 
-/// An attempt of a call, started: the answer already when a synchronous
-/// tool answered in place (with no future to poll), else the call to wait
-/// for.
+/// What every call of a running turn shares.
+#[derive(Clone, Copy)]
+struct TurnRun<'a> {
+    scope: &'a Scope,
+    cancellation: Option<&'a CancellationToken>,
+}
+
+/// Starts a call of `tool` in this task: its answer already (a synchronous
+/// tool, or one that panicked starting), else the call to wait for, with
+/// a panic in any poll caught.
 #[inline]
 fn start<'a>(
-    registered: &'a Registered,
-    arguments: &'a Arguments,
-    answer: Option<&Arc<Answer>>,
-) -> Started<impl Future<Output = Lowered> + Send + 'a> {
-    let tool = &registered.tool;
-    if registered.options.off_executor {
-        let call = off_executor(Arc::clone(tool), arguments, answer.cloned());
-        return Started::Running(Either::Left(call));
-    }
-    match on_executor(&**tool, arguments, answer.cloned()) {
-        Started::Running(call) => Started::Running(Either::Right(call)),
-        Started::Done(done) => Started::Done(done),
+    tool: &'a dyn Tool,
+    arguments: &Arguments,
+    cx: &CallContext<'_>,
+) -> Result<Lowered, impl Future<Output = Lowered> + Send + 'a> {
+    let name = tool.name();
+    match catch_unwind(AssertUnwindSafe(|| tool.call(arguments, cx).now())) {
+        Ok(Ok(done)) => Ok(done),
+        Ok(Err(running)) => Err(catch_future(name, running)),
+        Err(payload) => Ok(ToolPanicked::caught(name, payload)),
     }
 }
 
-/// `call`, or the timed-out answer if it does not finish within `limit`. A
-/// call done at its first poll (a synchronous tool) needs no timer, so none
-/// is set until it waits.
+/// `call`, or the timed-out answer if it does not finish within `limit`
+/// (its cancellation signal fired first). A call done at its first poll
+/// needs no timer, so none is set until it waits.
 async fn within(
     limit: Option<Duration>,
     name: &str,
+    cancellation: &OnceLock<CancellationToken>,
     call: impl Future<Output = Lowered>,
 ) -> Lowered {
     let Some(limit) = limit else {
@@ -420,101 +349,41 @@ async fn within(
             timer.set(Some(tokio::time::sleep(limit)));
         }
         match timer.as_mut().as_pin_mut().map(|sleep| sleep.poll(cx)) {
-            Some(Poll::Ready(())) => Poll::Ready(timed_out(name, limit)),
+            Some(Poll::Ready(())) => {
+                if let Some(token) = cancellation.get() {
+                    token.cancel();
+                }
+                Poll::Ready(timed_out(name, limit))
+            }
             _ => Poll::Pending,
         }
     })
     .await
 }
 
-/// The tool's own call future, to run in this task; the answer already,
-/// when a synchronous tool answered in place or building the future
-/// panicked.
-#[inline]
-fn on_executor<'a>(
-    tool: &'a dyn Tool,
-    arguments: &'a Arguments,
-    answer: Option<Arc<Answer>>,
-) -> Started<impl Future<Output = Lowered> + Send + 'a> {
-    let name = tool.name();
-    // A synchronous tool answers in place, with no future to build, box
-    // or poll; building an async tool's future runs code of the tool's
-    // too. Either way, a panic there is caught.
-    let start = || match tool.call_now(borrowed(arguments), Now) {
-        Some(done) => Started::Done(done),
-        None => Started::Running(match arguments {
-            Arguments::Text(text) => tool.call_json(text),
-            Arguments::Json(value) => tool.call(value.clone()),
-        }),
-    };
-    let started = catch_unwind(AssertUnwindSafe(|| match &answer {
-        Some(_) => with_answer(answer.as_ref(), start),
-        None => start(),
-    }));
-    match started {
-        Ok(Started::Running(call)) => {
-            Started::Running(catch_future(name, WithAnswer::new(answer, call)))
-        }
-        Ok(Started::Done(done)) => Started::Done(done),
-        Err(payload) => Started::Done(ToolPanicked::caught(name, payload)),
-    }
-}
-
-/// A call's future, or its answer already: a synchronous tool's, or that of
-/// a tool that panicked building its future.
-enum Started<F> {
-    Running(F),
-    Done(Lowered),
-}
-
-/// The tool's blocking call on tokio's blocking pool; an async tool (one
-/// with no blocking call) runs in this task as usual.
-fn off_executor<'a>(
+/// A blocking tool's call on tokio's blocking pool, with an owned copy of
+/// its arguments and context (whose cancellation signal is the call's).
+fn off_executor(
     tool: Arc<dyn Tool>,
-    arguments: &'a Arguments,
-    answer: Option<Arc<Answer>>,
-) -> Pin<Box<dyn Future<Output = Lowered> + Send + 'a>> {
-    let owned = arguments.clone();
-    let worker = Arc::clone(&tool);
-    let worker_answer = answer.clone();
-    Box::pin(async move {
-        let joined = tokio::task::spawn_blocking(move || {
-            with_answer(worker_answer.as_ref(), || {
-                // A synchronous tool decodes the arguments as it would on
-                // the executor; any other tool gets the parsed value.
-                if let Some(lowered) = worker.call_now(borrowed(&owned), Now) {
-                    return Some(lowered);
-                }
-                let value = match owned {
-                    Arguments::Json(value) => value,
-                    Arguments::Text(text) => match InvalidArguments::parse(&text) {
-                        Ok(value) => value,
-                        Err(invalid) => return Some(invalid.lower(worker.name())),
-                    },
-                };
-                worker.call_blocking(value)
-            })
-        })
-        .await;
-        match joined {
-            Ok(Some(lowered)) => lowered,
-            Ok(None) => match on_executor(&*tool, arguments, answer) {
-                Started::Running(call) => call.await,
-                Started::Done(done) => done,
-            },
+    arguments: &Arguments,
+    cx: &CallContext<'_>,
+) -> impl Future<Output = Lowered> + Send + 'static {
+    let arguments = arguments.clone();
+    let cx = cx.clone().into_owned();
+    let name = tool.name().to_owned();
+    let handle = tokio::runtime::Handle::current();
+    let joined = tokio::task::spawn_blocking(move || match start(&*tool, &arguments, &cx) {
+        Ok(done) => done,
+        Err(running) => handle.block_on(running),
+    });
+    async move {
+        match joined.await {
+            Ok(lowered) => lowered,
             Err(join) => match join.try_into_panic() {
-                Ok(payload) => ToolPanicked::caught(tool.name(), payload),
+                Ok(payload) => ToolPanicked::caught(&name, payload),
                 Err(_) => cancelled_result(),
             },
         }
-    })
-}
-
-/// The arguments as the tools' crate-private fast path takes them.
-fn borrowed(arguments: &Arguments) -> ArgsRef<'_> {
-    match arguments {
-        Arguments::Text(text) => ArgsRef::Text(text),
-        Arguments::Json(value) => ArgsRef::Json(value),
     }
 }
 

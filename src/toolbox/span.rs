@@ -13,7 +13,7 @@ use crate::provider::Call;
 pub(super) fn traced<F, T>(
     call: &Call,
     run: F,
-    lowered: fn(&T) -> &Lowered,
+    lowered: fn(&T) -> Option<&Lowered>,
 ) -> impl Future<Output = T>
 where
     F: Future<Output = T>,
@@ -30,8 +30,10 @@ where
     let recorder = span.clone();
     async move {
         let answered = run.await;
-        let result = lowered(&answered);
-        if result.result.is_error && !result.result.is_pending() {
+        if let Some(result) = lowered(&answered)
+            && result.result.is_error
+            && !result.result.is_pending()
+        {
             let error_type = result.diagnostics.source_type_name().unwrap_or("_OTHER");
             recorder.record("error.type", error_type);
         }

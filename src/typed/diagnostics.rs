@@ -1,6 +1,7 @@
 //! `Diagnostics`: the Rust channel of a result, the one type that holds it.
 
 use std::backtrace::{Backtrace, BacktraceStatus};
+use std::borrow::Cow;
 use std::fmt;
 use std::time::Duration;
 
@@ -41,7 +42,7 @@ pub struct Diagnostics {
 #[derive(Default)]
 struct Known {
     source: Option<anyhow::Error>,
-    source_type: Option<&'static str>,
+    source_type: Option<Cow<'static, str>>,
     transient: Option<bool>,
     retry_after: Option<Duration>,
     /// Set when the model-facing error was made from the source alone, so a
@@ -64,7 +65,7 @@ impl Diagnostics {
 
     pub(crate) fn set_source_named(&mut self, source: anyhow::Error, type_name: &'static str) {
         let known = self.known_mut();
-        known.source_type = Some(type_name);
+        known.source_type = Some(Cow::Borrowed(type_name));
         known.source = Some(source);
     }
 
@@ -106,8 +107,38 @@ impl Diagnostics {
     /// (`std::io::Error`, `ToolPanicked`, `DbError`): stable and short, never
     /// the source's text.
     #[must_use]
-    pub fn source_type_name(&self) -> Option<&'static str> {
-        self.known.as_ref()?.source_type
+    pub fn source_type_name(&self) -> Option<&str> {
+        self.known.as_ref()?.source_type.as_deref()
+    }
+
+    /// The source's type name as the lowering recorded it, `'static`; `None`
+    /// for diagnostics read back from a record.
+    pub(crate) fn static_source_type(&self) -> Option<&'static str> {
+        match self.known.as_ref()?.source_type.as_ref()? {
+            Cow::Borrowed(name) => Some(name),
+            Cow::Owned(_) => None,
+        }
+    }
+
+    /// Diagnostics read back from a record of them (a journal): the hints
+    /// and the source's type name, with no source.
+    pub(crate) fn from_record(
+        transient: Option<bool>,
+        retry_after: Option<Duration>,
+        source_type: Option<String>,
+    ) -> Self {
+        if transient.is_none() && retry_after.is_none() && source_type.is_none() {
+            return Self::default();
+        }
+        Self {
+            known: Some(Box::new(Known {
+                source: None,
+                source_type: source_type.map(Cow::Owned),
+                transient,
+                retry_after,
+                unexpected: None,
+            })),
+        }
     }
 
     /// The transient hint: `Some(true)` retry, `Some(false)` never, `None`

@@ -39,6 +39,21 @@ impl Lowered {
         }
     }
 
+    /// A lowered result read back from a record of it (a journal): the
+    /// result, whether its output is JSON of a typed value, and the
+    /// diagnostics the record kept (never a source).
+    pub(crate) fn from_record(
+        result: canonical::ToolResult,
+        output_is_json: bool,
+        diagnostics: Diagnostics,
+    ) -> Self {
+        Self {
+            result,
+            diagnostics,
+            output_is_json,
+        }
+    }
+
     /// Whether `output` was written as the JSON of a typed value (a
     /// success that is not a string, or a failure's `{"error": e}`), not
     /// text.

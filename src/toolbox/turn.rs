@@ -1,0 +1,206 @@
+//! `Turn`: the calls of one assistant turn, and what their caller gives
+//! them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::CallOutcome;
+use crate::canonical::Answer;
+use crate::provider::Call;
+use crate::tool::{CallEvent, Values};
+
+/// The calls of one assistant turn, as a [`Toolbox`](super::Toolbox) runs
+/// them, with what their caller gives them: values the tools read from
+/// their [`CallContext`](crate::tool::CallContext) (a database pool, the
+/// user's token, a tenant), an observer of their progress and logs, a
+/// cancellation token, and the answers of parked calls resumed.
+///
+/// Calls alone are a turn too: `toolbox.run(calls)`.
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use serde_json::json;
+/// use tokio_util::sync::CancellationToken;
+/// use toolresult::provider::Call;
+/// use toolresult::tool::{self, Arguments, CallContext, CallEvent};
+/// use toolresult::toolbox::{Toolbox, Turn};
+///
+/// #[derive(Clone)]
+/// struct User(&'static str);
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct NoArgs {}
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(tool::function("whoami", "Who is asking", |_: NoArgs, cx: &CallContext| {
+///     cx.progress(1.0, Some(1.0), Some("looked up"));
+///     cx.get::<User>().map_or("nobody", |user| user.0).to_owned()
+/// })?)?;
+///
+/// let seen = Arc::new(Mutex::new(Vec::new()));
+/// let sink = Arc::clone(&seen);
+/// let turn = Turn::new([Call::new("c1", "whoami", Arguments::Json(json!({})))])
+///     .with_value(User("ada"))
+///     .with_observer(move |event: &CallEvent<'_>| sink.lock().unwrap().push(format!("{event:?}")))
+///     .with_cancellation(CancellationToken::new());
+/// let outcomes = toolbox.run(turn).await;
+/// assert_eq!(outcomes[0].lowered.result.output, "ada");
+/// assert_eq!(seen.lock().unwrap().len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Default)]
+#[must_use = "a turn does nothing until a toolbox runs it"]
+pub struct Turn {
+    pub(super) calls: Vec<(Call, Option<Answer>)>,
+    pub(super) values: Option<Values>,
+    pub(super) observer: Option<Arc<dyn Fn(&CallEvent<'_>) + Send + Sync>>,
+    pub(super) cancellation: Option<CancellationToken>,
+}
+
+/// Why a call could not be resumed.
+///
+/// ```
+/// use toolresult::canonical::Answer;
+/// use toolresult::provider::Call;
+/// use toolresult::tool::{self, Arguments};
+/// use toolresult::toolbox::{ResumeError, Toolbox, Turn};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct NoArgs {}
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(tool::function("now", "The time", |_: NoArgs| "noon")?)?;
+/// let done = toolbox.run([Call::new("c1", "now", Arguments::Json(serde_json::json!({})))]).await;
+/// let err = Turn::default().resume(&done[0], Answer::granted("req-1", None)).unwrap_err();
+/// assert_eq!(err, ResumeError::NotPending);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResumeError {
+    /// The call is not parked on a request.
+    #[error("the call is not waiting for an answer")]
+    NotPending,
+    /// The answer is for another request.
+    #[error("the answer is for request `{answer}`, the call waits for `{request}`")]
+    OtherRequest {
+        /// The id of the request the call waits for.
+        request: String,
+        /// The id the answer carries.
+        answer: String,
+    },
+}
+
+impl Turn {
+    /// A turn of these calls, in the order the model made them.
+    pub fn new(calls: impl IntoIterator<Item = Call>) -> Self {
+        Self {
+            calls: calls.into_iter().map(|call| (call, None)).collect(),
+            ..Self::default()
+        }
+    }
+
+    /// The same turn with a parked call added, to run again with `answer`,
+    /// which its tool reads from its context
+    /// ([`CallContext::answer`](crate::tool::CallContext::answer)). The same
+    /// timeout and retries apply as on its first run.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolresult::canonical::{Answer, Request};
+    /// use toolresult::provider::Call;
+    /// use toolresult::tool::{self, Arguments, CallContext};
+    /// use toolresult::toolbox::{Toolbox, Turn};
+    /// use toolresult::ToolResult;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct NoArgs {}
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox.register(tool::function("deploy", "Deploy", |_: NoArgs, cx: &CallContext| {
+    ///     match cx.answer() {
+    ///         Some(answer) if answer.ok => ToolResult::ok("deployed"),
+    ///         Some(_) => ToolResult::ok("declined"),
+    ///         None => ToolResult::pending(Request::input("Deploy?").with_id("approve-1")),
+    ///     }
+    /// })?)?;
+    /// let parked = toolbox.run([Call::new("c1", "deploy", Arguments::Json(json!({})))]).await;
+    /// assert!(parked[0].is_pending());
+    ///
+    /// let turn = Turn::default().resume(&parked[0], Answer::granted("approve-1", None))?;
+    /// let done = toolbox.run(turn).await;
+    /// assert_eq!(done[0].lowered.result.output, "deployed");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The call is not parked on a request, or `answer` is for another one.
+    pub fn resume(mut self, parked: &CallOutcome, answer: Answer) -> Result<Self, ResumeError> {
+        let request = parked
+            .lowered
+            .result
+            .pending_request()
+            .ok_or(ResumeError::NotPending)?;
+        if !answer.answers(&request) {
+            return Err(ResumeError::OtherRequest {
+                request: request.id,
+                answer: answer.id,
+            });
+        }
+        self.calls.push((parked.call.clone(), Some(answer)));
+        Ok(self)
+    }
+
+    /// The same turn with `value` attached (in place of one of its type):
+    /// every tool of the turn reads it with
+    /// [`CallContext::get`](crate::tool::CallContext::get), before a value
+    /// of the same type the toolbox holds.
+    pub fn with_value<T: Clone + Send + Sync + 'static>(mut self, value: T) -> Self {
+        self.values.get_or_insert_with(Values::new).insert(value);
+        self
+    }
+
+    /// The same turn, its tools' progress and log events handed to
+    /// `observer`, in the order each tool sends them.
+    pub fn with_observer(mut self, observer: impl Fn(&CallEvent<'_>) + Send + Sync + 'static) -> Self {
+        self.observer = Some(Arc::new(observer));
+        self
+    }
+
+    /// The same turn, cancelled when `token` is: calls still running are
+    /// dropped (their tools see [`CallContext::cancelled`](crate::tool::CallContext::cancelled)
+    /// complete first, where they wait on it) and, like calls not yet
+    /// started, answered with a cancelled error result; nothing is retried
+    /// after it. Every call is still answered once, in order.
+    pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
+        self.cancellation = Some(token);
+        self
+    }
+}
+
+/// Calls alone are a turn.
+impl<I: IntoIterator<Item = Call>> From<I> for Turn {
+    fn from(calls: I) -> Self {
+        Self::new(calls)
+    }
+}
+
+impl fmt::Debug for Turn {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Turn")
+            .field("calls", &self.calls)
+            .field("cancellation", &self.cancellation)
+            .finish_non_exhaustive()
+    }
+}
