@@ -21,8 +21,8 @@ use toolresult::budget::Budget;
 use toolresult::canonical::{Answer, ContentPart, Request};
 use toolresult::provider::{PartPolicy, anthropic, openai_chat};
 use toolresult::retry::{Backoff, RetryPolicy};
-use toolresult::tool::{self, ToolSafety};
-use toolresult::toolbox::{self, Toolbox};
+use toolresult::tool::{self, CallContext, ToolSafety};
+use toolresult::toolbox::{Toolbox, Turn};
 use toolresult::{Failure, ToolError, ToolResult};
 
 #[derive(Deserialize, JsonSchema)]
@@ -68,12 +68,12 @@ fn weather(args: City) -> ToolResult<Weather> {
 }
 
 /// A tool that asks a person before it acts, and acts on their answer.
-fn deploy(args: Deploy) -> ToolResult<String> {
-    match toolbox::answer() {
+fn deploy(args: Deploy, cx: &CallContext) -> ToolResult<String> {
+    match cx.answer() {
         Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
         Some(answer) => ToolResult::fail(ToolError::new(format!(
             "the deploy was declined: {}",
-            answer.reason.unwrap_or_default()
+            answer.reason.clone().unwrap_or_default()
         ))),
         None => ToolResult::pending(
             Request::input(format!("Deploy {} to production?", args.version))
@@ -205,7 +205,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 println!("# parked: {} ({})", request.prompt, request.id);
                 // A person approves; the call runs again and reads the answer.
                 let answer = Answer::granted(request.id, None);
-                answered.push(toolbox.resume(&outcome, answer).await?);
+                let resumed = toolbox.run(Turn::default().resume(&outcome, answer)?).await;
+                answered.extend(resumed);
             }
             None => answered.push(outcome),
         }

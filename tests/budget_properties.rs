@@ -3,11 +3,13 @@
 //! around its marker, JSON stays JSON, `structuredContent` is sent only when
 //! it matches the output schema, and the whole is kept byte for byte.
 
+mod support;
+use support::call;
+
 mod strategies;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use toolresult::Tool;
 use toolresult::budget::{ArtifactId, ArtifactReader, ArtifactStore, Budget, MemoryStore};
 use toolresult::{IntoToolResult, ToolResult};
 
@@ -81,9 +83,7 @@ proptest! {
         let mut read = String::new();
         let mut offset = Some(0u64);
         while let Some(at) = offset {
-            let answer = reader
-                .call_blocking(json!({"artifact": id, "offset": at, "length": slice}))
-                .unwrap();
+            let answer = call(&reader, json!({"artifact": id, "offset": at, "length": slice}));
             let answer: Value = serde_json::from_str(&answer.result.output).unwrap();
             read.push_str(answer["text"].as_str().unwrap());
             offset = answer["next"].as_u64();

@@ -3,6 +3,9 @@
 //! error results the model can act on, ids that cannot reach outside a
 //! file store's directory, and store failures whose text stays with Rust.
 
+mod support;
+use support::{call, call_text};
+
 use std::sync::Arc;
 
 use proptest::prelude::*;
@@ -32,10 +35,6 @@ const MIXED: &str =
 
 fn reader_of(store: Arc<dyn ArtifactStore>) -> ArtifactReader {
     ArtifactReader::new(store).unwrap()
-}
-
-fn call(reader: &ArtifactReader, args: Value) -> toolresult::Lowered {
-    reader.call_blocking(args).unwrap()
 }
 
 /// The JSON of a successful read.
@@ -463,13 +462,12 @@ fn the_tool_is_read_only_with_a_schema_the_model_can_follow() {
     let store = Arc::new(MemoryStore::new());
     let id = store.put(Artifact::new("abc", "text/plain")).unwrap();
     let reader = reader_of(store);
-    let lowered =
-        pollster::block_on(reader.call_json(&format!(r#"{{"artifact":"{id}","length":2}}"#)));
+    let lowered = call_text(&reader, &format!(r#"{{"artifact":"{id}","length":2}}"#));
     assert_eq!(
         lowered.result.output,
         r#"{"text":"ab","offset":0,"next":2,"total":3}"#
     );
-    let lowered = pollster::block_on(reader.call(json!({"artifact": id.as_str(), "offset": -1})));
+    let lowered = call(&reader, json!({"artifact": id.as_str(), "offset": -1}));
     assert!(lowered.result.is_error);
     assert!(
         lowered

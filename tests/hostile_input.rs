@@ -3,6 +3,9 @@
 //! retried"), one test per way found. A case that would hang or abort runs
 //! in a child process or a thread with a deadline, so the suite cannot.
 
+mod support;
+use support::call;
+
 mod bounded;
 mod chains;
 
@@ -18,7 +21,7 @@ use serde::Deserialize;
 use serde_json::json;
 use toolresult::canonical::{self, ContentPart, PartLimit};
 use toolresult::retry::{Cancelled, Classification, Decision, RetryPolicy, StopReason};
-use toolresult::tool::{self, Tool, ToolSafety};
+use toolresult::tool::{self, ToolSafety};
 use toolresult::{Failure, IntoToolResult, ToolResult};
 
 const DEADLINE: Duration = Duration::from_secs(20);
@@ -71,7 +74,7 @@ fn a_self_cycle_lowers_by_every_route() {
             Err(Ouroboros)?
         })
         .expect("a valid tool name");
-        let via_tool = body.call_blocking(json!({})).unwrap().result.output;
+        let via_tool = call(&body, json!({})).result.output;
         [direct, anyhow, via_result, via_tool]
     });
     let [direct, anyhow, via_result, via_tool] = outputs;
@@ -126,19 +129,15 @@ fn a_payload_that_panics_when_dropped_stays_in_the_call() {
     .expect("a valid tool name");
     let expected = unexpected("ToolPanicked");
 
-    let blocking = catch_unwind(AssertUnwindSafe(|| sync.call_blocking(json!({}))))
+    let blocking = catch_unwind(AssertUnwindSafe(|| Some(call(&sync, json!({})))))
         .expect("no panic escapes call_blocking")
         .unwrap();
     assert_eq!(blocking.result.output, expected);
-    let called = catch_unwind(AssertUnwindSafe(|| {
-        pollster::block_on(sync.call(json!({})))
-    }))
-    .expect("no panic escapes call");
+    let called =
+        catch_unwind(AssertUnwindSafe(|| call(&sync, json!({})))).expect("no panic escapes call");
     assert_eq!(called.result.output, expected);
-    let future = catch_unwind(AssertUnwindSafe(|| {
-        pollster::block_on(asynchronous.call(json!({})))
-    }))
-    .expect("no panic escapes an async tool's future");
+    let future = catch_unwind(AssertUnwindSafe(|| call(&asynchronous, json!({}))))
+        .expect("no panic escapes an async tool's future");
     assert_eq!(future.result.output, expected);
 }
 
@@ -514,7 +513,7 @@ fn an_args_validators_own_text_is_shown_to_the_model_as_the_docs_say() {
         Ok::<u16, Failure>(args.port)
     })
     .expect("a valid tool name");
-    let lowered = open.call_blocking(json!({"port": 8080})).unwrap();
+    let lowered = call(&open, json!({"port": 8080}));
     assert!(lowered.result.is_error);
     assert!(
         lowered

@@ -1,10 +1,13 @@
 //! MCP `structuredContent`: decided once at lowering, the text block is
 //! `output` byte for byte, and reading the answer back gives `output` back.
 
+mod support;
+use support::call;
+
 use serde::Serialize;
 use toolresult::canonical::ContentPart;
 use toolresult::provider::mcp;
-use toolresult::tool::{self, Tool};
+use toolresult::tool;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
 
 /// Fields out of alphabetical order, and strings that a re-serialiser would
@@ -78,7 +81,7 @@ fn a_tool_call_carries_the_same_structured_content() {
         ToolResult::<_>::ok(report())
     })
     .unwrap();
-    let lowered = weather.call_blocking(serde_json::json!({})).unwrap();
+    let lowered = call(&weather, serde_json::json!({}));
     assert_eq!(
         lowered.structured_content().map(|raw| raw.get()),
         Some(REPORT_JSON)

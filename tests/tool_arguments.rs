@@ -1,11 +1,14 @@
 //! Bad arguments become an error result the model can act on, with the
 //! exact model-facing text; the serde error stays on the Rust side.
 
+mod support;
+use support::{call, call_text};
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use toolresult::ToolResult;
 use toolresult::tool::{self, InvalidArguments, Tool};
-use toolresult::{Lowered, ToolResult};
 
 #[derive(Deserialize, JsonSchema)]
 #[allow(dead_code)]
@@ -41,10 +44,6 @@ fn weather() -> impl Tool {
         },
     )
     .unwrap()
-}
-
-fn call(tool: &dyn Tool, args: Value) -> Lowered {
-    tool.call_blocking(args).unwrap()
 }
 
 const SUGGESTION: &str = "call `get_weather` again with arguments that match its input schema";
@@ -253,7 +252,7 @@ fn a_boolean_is_not_an_object() {
 #[test]
 fn arguments_as_json_text() {
     let t = weather();
-    let run = |text: &str| pollster::block_on(t.call_json(text));
+    let run = |text: &str| call_text(&t, text);
 
     let lowered = run(r#"{"city": "Oslo", "days": 2}"#);
     assert_eq!(lowered.result.output, r#"{"city":"Oslo","days":2}"#);
@@ -293,12 +292,12 @@ fn async_tools_report_bad_arguments_the_same_way() {
         ToolResult::<_>::ok(a.city)
     })
     .unwrap();
-    let lowered = pollster::block_on(lookup.call(json!({"city": 1})));
+    let lowered = call(&lookup, json!({"city": 1}));
     assert_eq!(
         lowered.result.output,
         r#"{"error":{"message":"invalid arguments at `city`: invalid type: integer `1`, expected a string","suggestion":"call `lookup` again with arguments that match its input schema"}}"#
     );
-    let lowered = pollster::block_on(lookup.call_json("[]"));
+    let lowered = call_text(&lookup, "[]");
     assert_eq!(
         lowered.result.output,
         r#"{"error":{"message":"invalid arguments: invalid type: sequence, expected a JSON object","suggestion":"call `lookup` again with arguments that match its input schema"}}"#

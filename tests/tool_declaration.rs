@@ -2,6 +2,9 @@
 //! examples in each provider's documentation.
 #![allow(dead_code)] // the argument types are only declared, never read
 
+mod support;
+use support::call;
+
 use std::collections::HashMap;
 
 use schemars::JsonSchema;
@@ -402,7 +405,7 @@ fn the_mcp_documentation_example() {
     assert_eq!(declared_value, documented);
 
     // The call result the same page shows, through `provider::mcp`.
-    let lowered = t.call_blocking(json!({"location": "New York"})).unwrap();
+    let lowered = call(&t, json!({"location": "New York"}));
     let structured = lowered.structured_content();
     assert_eq!(
         structured.map(|raw| raw.get()),
@@ -418,7 +421,7 @@ fn the_mcp_documentation_example() {
     assert!(validator.is_valid(&value(&answer)["structuredContent"]));
 
     // A failure has no structured content.
-    let failed = t.call_blocking(json!({})).unwrap();
+    let failed = call(&t, json!({}));
     assert!(failed.result.is_error);
     assert!(failed.structured_content().is_none());
 }
@@ -661,6 +664,6 @@ fn an_enum_of_argument_shapes_is_still_an_object() {
         )
     );
     // And the arguments decode as the enum.
-    let lowered = t.call_blocking(json!({"action": "stop"})).unwrap();
+    let lowered = call(&t, json!({"action": "stop"}));
     assert_eq!(lowered.result.output, "ok");
 }

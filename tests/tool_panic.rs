@@ -1,6 +1,9 @@
 //! A panicking tool body becomes a safe error result; the panic's text is
 //! kept for Rust alone.
 
+mod support;
+use support::call;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -8,7 +11,7 @@ use std::task::{Context, Poll};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use toolresult::tool::{self, Tool, ToolPanicked};
+use toolresult::tool::{self, ToolPanicked};
 use toolresult::{Failure, Lowered};
 
 const SECRET: &str = "db password hunter2";
@@ -53,12 +56,12 @@ fn a_panic_in_a_sync_body() {
         Ok(0)
     })
     .unwrap();
-    let lowered = boom.call_blocking(json!({"n": 1})).unwrap();
+    let lowered = call(&boom, json!({"n": 1}));
     assert_safe(&lowered, "boom", &format!("cannot connect: {SECRET}"));
     // Through the future too, and the tool still works afterwards.
-    let lowered = pollster::block_on(boom.call(json!({"n": 2})));
+    let lowered = call(&boom, json!({"n": 2}));
     assert_safe(&lowered, "boom", &format!("cannot connect: {SECRET}"));
-    let ok = boom.call_blocking(json!({"n": 0})).unwrap();
+    let ok = call(&boom, json!({"n": 0}));
     assert_eq!(ok.result.output, "0");
 }
 
@@ -68,17 +71,13 @@ fn a_static_str_and_a_non_string_payload() {
         panic!("db password hunter2")
     })
     .unwrap();
-    assert_safe(
-        &literal.call_blocking(json!({"n": 1})).unwrap(),
-        "literal",
-        SECRET,
-    );
+    assert_safe(&call(&literal, json!({"n": 1})), "literal", SECRET);
     let odd = tool::function("odd", "Panics", |_: Args| -> Result<u8, Failure> {
         std::panic::panic_any(42_u8)
     })
     .unwrap();
     assert_safe(
-        &odd.call_blocking(json!({"n": 1})).unwrap(),
+        &call(&odd, json!({"n": 1})),
         "odd",
         "a panic payload that is not a string",
     );
@@ -103,7 +102,7 @@ impl Future for PanicsOnSecondPoll {
 fn a_panic_in_an_async_body_is_caught_too() {
     let late =
         tool::async_function("late", "Panics later", |_: Args| PanicsOnSecondPoll(false)).unwrap();
-    let lowered = pollster::block_on(late.call(json!({"n": 1})));
+    let lowered = call(&late, json!({"n": 1}));
     assert_safe(&lowered, "late", &format!("late: {SECRET}"));
 
     let early = tool::async_function("early", "Panics at once", |_: Args| async move {
@@ -112,7 +111,7 @@ fn a_panic_in_an_async_body_is_caught_too() {
         Ok::<u8, Failure>(0)
     })
     .unwrap();
-    let lowered = pollster::block_on(early.call(json!({"n": 1})));
+    let lowered = call(&early, json!({"n": 1}));
     assert_safe(&lowered, "early", &format!("early: {SECRET}"));
 }
 
@@ -125,7 +124,7 @@ fn the_panic_text_reaches_no_provider_rendering() {
         panic!("cannot connect: {SECRET}")
     })
     .unwrap();
-    let lowered = boom.call_blocking(json!({"n": 1})).unwrap();
+    let lowered = call(&boom, json!({"n": 1}));
     let result = &lowered.result;
     let call = ToolCall::new("call_1", "boom");
     let structured = lowered.structured_content();

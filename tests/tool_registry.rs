@@ -1,13 +1,16 @@
 //! Tools of different argument, success and error types, held together as
 //! `Box<dyn Tool>` and called by name.
 
+mod support;
+use support::call as call_tool;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolresult::tool::{self, Tool};
+use toolresult::tool::{self, Arguments, CallContext, Tool};
 use toolresult::{Failure, Lowered, ToolError, ToolResult};
 
 #[derive(Deserialize, JsonSchema)]
@@ -87,7 +90,7 @@ fn tools(counter: Arc<AtomicU32>) -> Vec<Box<dyn Tool>> {
 
 fn call(tools: &[Box<dyn Tool>], name: &str, args: Value) -> Option<Lowered> {
     let tool = tools.iter().find(|t| t.name() == name)?;
-    Some(pollster::block_on(tool.call(args)))
+    Some(call_tool(&**tool, args))
 }
 
 #[test]
@@ -143,15 +146,14 @@ fn a_loop_over_mixed_tools() {
     assert_eq!(counter.load(Ordering::SeqCst), 2);
     assert!(call(&tools, "nope", json!({})).is_none());
 
-    // Sync tools also run without a future; async ones say they cannot.
-    let blocking: Vec<bool> = tools
+    // Sync tools answer at once, with no future to poll; async ones give one.
+    let cx = CallContext::new("c1", "any");
+    let args = Arguments::Json(json!({"city": "region", "a": 1, "b": 1}));
+    let at_once: Vec<bool> = tools
         .iter()
-        .map(|t| {
-            t.call_blocking(json!({"city": "region", "a": 1, "b": 1}))
-                .is_some()
-        })
+        .map(|t| t.call(&args, &cx).now().is_ok())
         .collect();
-    assert_eq!(blocking, [true, true, false, true, true]);
+    assert_eq!(at_once, [true, true, false, true, true]);
     let names: Vec<&str> = tools.iter().map(|t| t.name()).collect();
     assert_eq!(names, ["add", "weather", "lookup", "tick", "read"]);
 }
@@ -162,16 +164,12 @@ fn tools_are_send_and_sync_and_their_futures_are_send() {
     fn assert_send_sync<T: Send + Sync + ?Sized>() {}
     assert_send_sync::<dyn Tool>();
     let tools = tools(Arc::new(AtomicU32::new(0)));
-    let future = tools[2].call(json!({"city": "region"}));
+    let args = Arguments::Json(json!({"city": "region"}));
+    let future = tools[2].call(&args, &CallContext::new("c1", "lookup"));
     assert_send(&future);
     drop(future);
     let shared: Arc<dyn Tool> = Arc::from(tools.into_iter().next().unwrap());
-    let handle = std::thread::spawn(move || {
-        shared
-            .call_blocking(json!({"a": 1, "b": 2}))
-            .unwrap()
-            .result
-            .output
-    });
+    let handle =
+        std::thread::spawn(move || call_tool(&shared, json!({"a": 1, "b": 2})).result.output);
     assert_eq!(handle.join().unwrap(), "3");
 }

@@ -1,6 +1,9 @@
 //! Tool safety belongs to the tool: declared where it is defined, read by the
 //! retry policy, and rendered into MCP tool annotations.
 
+mod support;
+use support::call;
+
 use std::time::Duration;
 
 use serde_json::json;
@@ -74,7 +77,7 @@ fn the_retry_policy_reads_the_tools_safety() {
         (None, Decision::Stop(StopReason::NotIdempotent)),
     ] {
         let tool = tool_with(safety);
-        let lowered = tool.call_blocking(json!({})).unwrap();
+        let lowered = call(&tool, json!({}));
         assert_eq!(
             policy.decide(tool.safety(), &lowered, 1),
             expected,
@@ -83,7 +86,7 @@ fn the_retry_policy_reads_the_tools_safety() {
     }
     let opted_in = policy.clone().retry_non_idempotent(true);
     let tool = tool_with(None);
-    let lowered = tool.call_blocking(json!({})).unwrap();
+    let lowered = call(&tool, json!({}));
     assert!(opted_in.decide(tool.safety(), &lowered, 1).is_retry());
     // The typed outcome decides the same way.
     assert!(policy.decide(ToolSafety::ReadOnly, &busy(), 1).is_retry());

@@ -1,6 +1,9 @@
 //! Schemas from the Rust types: draft 2020-12, and they accept what the
 //! tool really sends the model.
 
+mod support;
+use support::call;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -68,7 +71,7 @@ fn validator(schema: &Value) -> jsonschema::Validator {
 }
 
 fn output_json(tool: &dyn Tool, args: Value) -> Value {
-    let lowered = tool.call_blocking(args).unwrap();
+    let lowered = call(&tool, args);
     serde_json::from_str(&lowered.result.output).unwrap()
 }
 

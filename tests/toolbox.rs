@@ -8,11 +8,14 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use serde_json::json;
+use tokio_util::sync::CancellationToken;
 use toolresult::canonical::{Answer, Request};
-use toolresult::provider::{Arguments, Call, PartPolicy, anthropic, openai_chat};
-use toolresult::retry::{Backoff, Cancelled, Decision, RetryPolicy, StopReason};
-use toolresult::tool::{self, Tool, ToolPanicked, ToolSafety};
-use toolresult::toolbox::{self, RegisterError, ResumeError, TimedOut, Toolbox, UnknownTool};
+use toolresult::provider::{Call, PartPolicy, anthropic, openai_chat};
+use toolresult::retry::{Backoff, Cancelled, RetryPolicy, StopReason};
+use toolresult::tool::{self, Arguments, CallContext, Tool, ToolPanicked, ToolSafety};
+use toolresult::toolbox::{
+    Attempt, CallOutcome, Driver, RegisterError, ResumeError, TimedOut, Toolbox, Turn, UnknownTool,
+};
 use toolresult::{Failure, ToolError, ToolResult};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -34,6 +37,37 @@ fn paused() -> tokio::runtime::Runtime {
 
 fn call(id: &str, name: &str, args: serde_json::Value) -> Call {
     Call::new(id, name, Arguments::Json(args))
+}
+
+/// A token cancelled once `after` completes (on the test's runtime).
+fn cancelled_when(
+    after: impl std::future::Future<Output = ()> + Send + 'static,
+) -> CancellationToken {
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    tokio::spawn(async move {
+        after.await;
+        cancel.cancel();
+    });
+    token
+}
+
+/// `calls`, cancelled once `after` completes.
+fn cancelled_turn(
+    calls: impl IntoIterator<Item = Call>,
+    after: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Turn {
+    Turn::new(calls).with_cancellation(cancelled_when(after))
+}
+
+/// Runs a parked call again with `answer`.
+async fn resume(
+    toolbox: &Toolbox,
+    parked: &CallOutcome,
+    answer: Answer,
+) -> Result<CallOutcome, ResumeError> {
+    let turn = Turn::default().resume(parked, answer)?;
+    Ok(toolbox.run(turn).await.remove(0))
 }
 
 fn add_tool() -> impl Tool {
@@ -75,7 +109,8 @@ fn a_turn_can_be_spawned() {
     let toolbox = Toolbox::new();
     let turn = toolbox.run([call("c1", "add", json!({}))]);
     send(&turn);
-    let cancellable = toolbox.run_until([call("c1", "add", json!({}))], async {});
+    let cancellable = toolbox
+        .run(Turn::new([call("c1", "add", json!({}))]).with_cancellation(CancellationToken::new()));
     send(&cancellable);
 }
 
@@ -99,12 +134,9 @@ fn registration_refuses_duplicates_and_bad_names() {
         fn model_facing_schema(&self) -> &schemars::Schema {
             self.input_schema()
         }
-        fn call(
-            &self,
-            _: serde_json::Value,
-        ) -> std::pin::Pin<Box<dyn Future<Output = toolresult::Lowered> + Send + '_>> {
+        fn call<'a>(&'a self, _: &Arguments, _: &CallContext<'_>) -> tool::Calling<'a> {
             use toolresult::IntoToolResult;
-            Box::pin(std::future::ready("ok".lower()))
+            tool::Calling::ready("ok".lower())
         }
     }
     let mut toolbox = Toolbox::new();
@@ -499,7 +531,10 @@ fn cancelling_a_turn_answers_running_and_waiting_calls_as_cancelled() {
         ];
         let started = tokio::time::Instant::now();
         let outcomes = toolbox
-            .run_until(calls, tokio::time::sleep(Duration::from_secs(3)))
+            .run(cancelled_turn(
+                calls,
+                tokio::time::sleep(Duration::from_secs(3)),
+            ))
             .await;
         assert_eq!(started.elapsed(), Duration::from_secs(3));
         let got: Vec<(&str, &str)> = outcomes
@@ -546,10 +581,10 @@ fn a_cancelled_call_is_not_retried() {
         let mut toolbox = Toolbox::new().retry(policy);
         toolbox.register(flaky).unwrap();
         let outcomes = toolbox
-            .run_until(
+            .run(cancelled_turn(
                 [call("c1", "flaky", json!({}))],
                 tokio::time::sleep(Duration::from_millis(2500)),
-            )
+            ))
             .await;
         assert_eq!(
             attempts.load(Ordering::SeqCst),
@@ -579,13 +614,15 @@ fn a_cancellation_before_the_turn_answers_every_call() {
         let mut toolbox = Toolbox::new();
         toolbox.register(add_tool()).unwrap();
         let outcomes = toolbox
-            .run_until(
-                [
+            .run({
+                let token = CancellationToken::new();
+                token.cancel();
+                Turn::new([
                     call("c1", "add", json!({"a": 1, "b": 1})),
                     call("c2", "nope", json!({})),
-                ],
-                async {},
-            )
+                ])
+                .with_cancellation(token)
+            })
             .await;
         assert_eq!(outcomes.len(), 2);
         assert!(
@@ -602,16 +639,22 @@ fn a_suspended_call_resumes_with_its_answer() {
         let mut toolbox = Toolbox::new();
         toolbox
             .register(
-                tool::function("deploy", "Deploys", |_: NoArgs| match toolbox::answer() {
-                    Some(answer) if answer.ok => ToolResult::<String>::ok("deployed".to_owned()),
-                    Some(answer) => ToolResult::ok(format!(
-                        "not deployed: {}",
-                        answer.reason.unwrap_or_default()
-                    )),
-                    None => ToolResult::pending(
-                        Request::input("Deploy to production?").with_id("approve-1"),
-                    ),
-                })
+                tool::function(
+                    "deploy",
+                    "Deploys",
+                    |_: NoArgs, cx: &CallContext| match cx.answer() {
+                        Some(answer) if answer.ok => {
+                            ToolResult::<String>::ok("deployed".to_owned())
+                        }
+                        Some(answer) => ToolResult::ok(format!(
+                            "not deployed: {}",
+                            answer.reason.clone().unwrap_or_default()
+                        )),
+                        None => ToolResult::pending(
+                            Request::input("Deploy to production?").with_id("approve-1"),
+                        ),
+                    },
+                )
                 .unwrap(),
             )
             .unwrap();
@@ -619,8 +662,7 @@ fn a_suspended_call_resumes_with_its_answer() {
         assert!(parked[0].is_pending());
         assert_eq!(parked[0].lowered.result.output, "Deploy to production?");
         assert_eq!(
-            toolbox
-                .resume(&parked[0], Answer::granted("other", None))
+            resume(&toolbox, &parked[0], Answer::granted("other", None))
                 .await
                 .unwrap_err(),
             ResumeError::OtherRequest {
@@ -628,27 +670,24 @@ fn a_suspended_call_resumes_with_its_answer() {
                 answer: "other".to_owned()
             }
         );
-        let resumed = toolbox
-            .resume(&parked[0], Answer::granted("approve-1", None))
+        let resumed = resume(&toolbox, &parked[0], Answer::granted("approve-1", None))
             .await
             .unwrap();
         assert_eq!(resumed.call.id, "c1");
         assert_eq!(resumed.lowered.result.output, "deployed");
-        let declined = toolbox
-            .resume(&parked[0], Answer::declined("approve-1", "not today"))
-            .await
-            .unwrap();
+        let declined = resume(
+            &toolbox,
+            &parked[0],
+            Answer::declined("approve-1", "not today"),
+        )
+        .await
+        .unwrap();
         assert_eq!(declined.lowered.result.output, "not deployed: not today");
         assert_eq!(
-            toolbox
-                .resume(&resumed, Answer::granted("approve-1", None))
+            resume(&toolbox, &resumed, Answer::granted("approve-1", None))
                 .await
                 .unwrap_err(),
             ResumeError::NotPending
-        );
-        assert!(
-            toolbox::answer().is_none(),
-            "the answer is only set inside the call"
         );
     });
 }
@@ -664,21 +703,24 @@ fn an_off_executor_tool_runs_on_the_blocking_pool() {
         let mut toolbox = Toolbox::new().timeout(Duration::from_secs(5));
         toolbox
             .register(
-                tool::function("thread", "Names its thread", |_: NoArgs| {
-                    let answer = toolbox::answer().map(|a| a.id).unwrap_or_default();
-                    format!("{:?}|{answer}", std::thread::current().name())
-                })
-                .unwrap(),
+                tool::function(
+                    "thread",
+                    "Names its thread",
+                    |_: NoArgs, cx: &CallContext| {
+                        format!("{:?}|{}", std::thread::current().name(), cx.call_id())
+                    },
+                )
+                .unwrap()
+                .blocking(),
             )
-            .unwrap()
-            .off_executor();
+            .unwrap();
         toolbox
             .register(
                 tool::function("boom", "Panics", |_: NoArgs| -> String { panic!("SECRET") })
-                    .unwrap(),
+                    .unwrap()
+                    .blocking(),
             )
-            .unwrap()
-            .off_executor();
+            .unwrap();
         let outcomes = toolbox
             .run([
                 call("c1", "thread", json!({})),
@@ -724,10 +766,10 @@ fn an_off_executor_call_that_times_out_is_answered_at_once() {
                     std::thread::sleep(Duration::from_millis(400));
                     "late"
                 })
-                .unwrap(),
+                .unwrap()
+                .blocking(),
             )
-            .unwrap()
-            .off_executor();
+            .unwrap();
         let started = std::time::Instant::now();
         let outcomes = toolbox.run([call("c1", "stuck", json!({}))]).await;
         assert!(
@@ -797,14 +839,14 @@ fn a_future_whose_drop_panics_cannot_escape_a_timeout_or_a_cancel() {
             .timeout(None);
         toolbox.register(add_tool()).unwrap();
         let outcomes = toolbox
-            .run_until(
+            .run(cancelled_turn(
                 [
                     call("c1", "timed", json!({})),
                     call("c2", "cancelled", json!({})),
                     call("c3", "add", json!({"a": 1, "b": 2})),
                 ],
                 tokio::time::sleep(Duration::from_secs(2)),
-            )
+            ))
             .await;
         assert!(
             outcomes[0]
@@ -899,9 +941,12 @@ fn off_the_executor_a_tool_reads_its_arguments_as_on_it() {
             .register(tool::function("on", "On the executor", |a: X| a.x.to_string()).unwrap())
             .unwrap();
         toolbox
-            .register(tool::function("off", "Off the executor", |a: X| a.x.to_string()).unwrap())
-            .unwrap()
-            .off_executor();
+            .register(
+                tool::function("off", "Off the executor", |a: X| a.x.to_string())
+                    .unwrap()
+                    .blocking(),
+            )
+            .unwrap();
         // An unknown field with a number beyond f64 is skipped unread on both paths.
         let text = r#"{"x": 1.5, "extra": 1e999}"#;
         let outcomes = toolbox
@@ -915,8 +960,47 @@ fn off_the_executor_a_tool_reads_its_arguments_as_on_it() {
     });
 }
 
+/// A driver that keeps a journal of every step, as a durable engine would,
+/// and answers a parked call with the answers it is given, one per wait.
+#[derive(Default)]
+struct Journal {
+    steps: std::sync::Mutex<Vec<(String, u32, u32, String)>>,
+    answers: std::sync::Mutex<Vec<Answer>>,
+    slept: std::sync::Mutex<Vec<Duration>>,
+}
+
+impl Driver for Journal {
+    type Error = std::convert::Infallible;
+
+    async fn step(
+        &self,
+        call: &Call,
+        run: u32,
+        attempt: u32,
+        attempting: impl std::future::Future<Output = Attempt> + Send,
+    ) -> Result<Attempt, Self::Error> {
+        let done = attempting.await;
+        // What a journal keeps, read back: the same attempt, no source.
+        let kept = serde_json::to_string(&done).unwrap();
+        self.steps
+            .lock()
+            .unwrap()
+            .push((call.id.clone(), run, attempt, kept.clone()));
+        Ok(serde_json::from_str(&kept).unwrap())
+    }
+
+    async fn sleep(&self, delay: Duration) -> Result<(), Self::Error> {
+        self.slept.lock().unwrap().push(delay);
+        Ok(())
+    }
+
+    async fn wait_for_answer(&self, _: &Call, _: &Request) -> Result<Option<Answer>, Self::Error> {
+        Ok(self.answers.lock().unwrap().pop())
+    }
+}
+
 #[test]
-fn one_attempt_at_a_time_gives_the_policys_decision_and_resumes_with_an_answer() {
+fn a_driver_keeps_each_attempt_and_the_toolbox_keeps_the_rules() {
     paused().block_on(async {
         let mut toolbox = Toolbox::new().retry(
             RetryPolicy::new()
@@ -927,47 +1011,87 @@ fn one_attempt_at_a_time_gives_the_policys_decision_and_resumes_with_an_answer()
         toolbox.register(flaky).unwrap();
         toolbox
             .register(
-                tool::function("deploy", "Deploys", |_: NoArgs| match toolbox::answer() {
-                    Some(answer) if answer.ok => ToolResult::<String>::ok("deployed".to_owned()),
-                    Some(_) => ToolResult::ok("not deployed".to_owned()),
-                    None => ToolResult::pending(Request::input("Deploy?").with_id("approve-1")),
-                })
+                tool::function(
+                    "deploy",
+                    "Deploys",
+                    |_: NoArgs, cx: &CallContext| match cx.answer() {
+                        Some(answer) if answer.ok => {
+                            ToolResult::<String>::ok("deployed".to_owned())
+                        }
+                        Some(_) => ToolResult::ok("not deployed".to_owned()),
+                        None => ToolResult::pending(Request::input("Deploy?").with_id("approve-1")),
+                    },
+                )
                 .unwrap(),
             )
             .unwrap();
-
-        let busy = call("c1", "flaky", json!({}));
-        let first = toolbox.attempt(&busy, None, 1).await;
-        assert_eq!(first.decision, Decision::Retry(Duration::from_millis(250)));
-        assert_eq!(first.lowered.diagnostics.is_transient(), Some(true));
-        let last = toolbox.attempt(&busy, None, 3).await;
+        let journal = Journal::default();
+        journal
+            .answers
+            .lock()
+            .unwrap()
+            .push(Answer::granted("approve-1", None));
+        let outcomes = toolbox
+            .run_on(
+                &journal,
+                [
+                    call("c1", "flaky", json!({})),
+                    call("c2", "deploy", json!({})),
+                    call("c3", "nope", json!({})),
+                ],
+            )
+            .await
+            .unwrap();
+        assert_eq!(calls.load(Ordering::SeqCst), 3, "one tool call per attempt");
         assert_eq!(
-            last.decision,
-            Decision::Stop(StopReason::AttemptsExhausted { attempts: 3 })
+            *journal.slept.lock().unwrap(),
+            [Duration::from_millis(250); 2]
         );
-        assert_eq!(calls.load(Ordering::SeqCst), 2, "one tool call per attempt");
-
-        let deploy = call("c2", "deploy", json!({}));
-        let parked = toolbox.attempt(&deploy, None, 1).await;
-        assert_eq!(parked.decision, Decision::Stop(StopReason::Suspended));
-        assert_eq!(parked.lowered.result.output, "Deploy?");
-        let resumed = toolbox
-            .attempt(&deploy, Some(Answer::granted("approve-1", None)), 1)
-            .await;
-        assert_eq!(resumed.lowered.result.output, "deployed");
-        assert_eq!(resumed.decision, Decision::Stop(StopReason::Succeeded));
-
-        let unknown = toolbox
-            .attempt(&call("c3", "nope", json!({})), None, 1)
-            .await;
-        assert_eq!(unknown.decision, Decision::Stop(StopReason::Permanent));
-        assert!(
-            unknown
-                .lowered
-                .diagnostics
-                .source()
-                .unwrap()
-                .is::<UnknownTool>()
+        let steps: Vec<(String, u32, u32, String)> = journal.steps.lock().unwrap().clone();
+        let decisions: Vec<(&str, u32, u32, &str)> = steps
+            .iter()
+            .map(|(id, run, attempt, kept)| {
+                let decision = &kept[kept.find(r#""decision":"#).unwrap()..];
+                (id.as_str(), *run, *attempt, decision)
+            })
+            .collect();
+        assert_eq!(
+            decisions,
+            [
+                ("c1", 0, 1, r#""decision":{"retry":{"delayMs":250}}}"#),
+                ("c1", 0, 2, r#""decision":{"retry":{"delayMs":250}}}"#),
+                (
+                    "c1",
+                    0,
+                    3,
+                    r#""decision":{"stop":{"reason":"attempts_exhausted","attempts":3}}}"#
+                ),
+                ("c2", 0, 1, r#""decision":{"stop":{"reason":"suspended"}}}"#),
+                ("c2", 1, 1, r#""decision":{"stop":{"reason":"succeeded"}}}"#),
+                ("c3", 0, 1, r#""decision":{"stop":{"reason":"permanent"}}}"#),
+            ]
+        );
+        assert_eq!(
+            outcomes[0].stop,
+            StopReason::AttemptsExhausted { attempts: 3 }
+        );
+        assert_eq!(outcomes[0].attempts, 3);
+        assert_eq!(outcomes[0].lowered.diagnostics.is_transient(), Some(true));
+        // Read back from the journal: the summary, never the source.
+        assert!(outcomes[0].lowered.diagnostics.source().is_none());
+        assert_eq!(outcomes[1].lowered.result.output, "deployed");
+        assert_eq!(
+            (outcomes[1].attempts, outcomes[1].stop),
+            (2, StopReason::Succeeded)
+        );
+        // An unknown tool: answered, no attempt counted.
+        assert_eq!(
+            (outcomes[2].attempts, outcomes[2].stop),
+            (0, StopReason::Permanent)
+        );
+        assert_eq!(
+            outcomes[2].lowered.diagnostics.source_type_name(),
+            Some("UnknownTool")
         );
     });
 }

@@ -1,4 +1,4 @@
-//! Properties of `Toolbox::run_until` over arbitrary turns, on paused tokio
+//! Properties of `Toolbox::run` over arbitrary turns, cancelled or not,, on paused tokio
 //! time.
 //!
 //! Each generated turn is a list of calls; each call is one of: a success,
@@ -682,14 +682,20 @@ fn check(turn: &Turn) -> Result<(), TestCaseError> {
     let cancel = turn.cancel;
     let (outcomes, elapsed, runs_at_end, runs_long_after) = runtime.block_on(async {
         let started = tokio::time::Instant::now();
-        let cancelled = async move {
-            match cancel {
-                Cancel::Never => std::future::pending().await,
-                Cancel::Immediately => {}
-                Cancel::AtMs(ms) => tokio::time::sleep(Duration::from_millis(ms)).await,
+        let token = tokio_util::sync::CancellationToken::new();
+        match cancel {
+            Cancel::Never => {}
+            Cancel::Immediately => token.cancel(),
+            Cancel::AtMs(ms) => {
+                let token = token.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(Duration::from_millis(ms)).await;
+                    token.cancel();
+                });
             }
-        };
-        let outcomes = toolbox.run_until(calls, cancelled).await;
+        }
+        let turn = toolresult::toolbox::Turn::new(calls).with_cancellation(token);
+        let outcomes = toolbox.run(turn).await;
         let elapsed = started.elapsed();
         let runs = |counters: &[Arc<AtomicU32>]| -> Vec<u32> {
             counters.iter().map(|c| c.load(Ordering::SeqCst)).collect()

@@ -1,9 +1,12 @@
 //! A typed tool can suspend and keep its types: `ToolResult::<T, E>::pending`
 //! lowers to the canonical suspension, which reads back after a JSON trip.
 
+mod support;
+use support::call;
+
 use serde_json::json;
 use toolresult::canonical::{self, Answer, Request};
-use toolresult::tool::{self, Tool};
+use toolresult::tool;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -106,13 +109,13 @@ fn a_typed_tool_suspends_and_resumes_with_an_answer() {
         }
     })
     .unwrap();
-    let parked = deploy.call_blocking(json!({"env": "production"})).unwrap();
+    let parked = call(&deploy, json!({"env": "production"}));
     let request = parked.result.pending_request().unwrap();
     assert_eq!(request.id, "approve-deploy");
     // The typed accessors see the suspension too.
     let typed = ToolResult::<Deployed>::pending(request.clone());
     assert_eq!(typed.pending_request(), Some(&request));
     assert!(typed.value().is_none() && typed.failure().is_none());
-    let staged = deploy.call_blocking(json!({"env": "staging"})).unwrap();
+    let staged = call(&deploy, json!({"env": "staging"}));
     assert_eq!(staged.result.output, r#"{"version":42}"#);
 }

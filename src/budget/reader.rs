@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::artifact::{Artifact, ArtifactId, ArtifactStore};
 use crate::canonical::ContentPart;
 use crate::tool::{
-    self, Arguments, ArgsOnly, CallContext, Calling, FunctionTool, InvalidToolName, Tool, ToolSafety,
+    self, ArgsOnly, Arguments, CallContext, Calling, FunctionTool, InvalidToolName, Tool,
+    ToolSafety,
 };
 use crate::{Failure, ToolError, ToolResult};
 
@@ -90,13 +91,15 @@ type ReadFn = Box<dyn Fn(ReadArgs) -> ToolResult<ReadBack> + Send + Sync>;
 /// use std::sync::Arc;
 /// use toolresult::Tool;
 /// use toolresult::budget::{Artifact, ArtifactReader, ArtifactStore, MemoryStore};
+/// use toolresult::tool::{Arguments, CallContext};
 ///
 /// let store = Arc::new(MemoryStore::new());
 /// let id = store.put(Artifact::new("héllo wörld", "text/plain"))?;
 /// let reader = ArtifactReader::new(store)?;
 /// assert_eq!(reader.name(), ArtifactReader::NAME);
 ///
-/// let read = |args| reader.call_blocking(args).unwrap().result.output;
+/// let cx = CallContext::new("call_1", ArtifactReader::NAME);
+/// let read = |args| pollster::block_on(reader.call(&Arguments::Json(args), &cx)).result.output;
 /// assert_eq!(
 ///     read(serde_json::json!({"artifact": id.url(), "length": 6})),
 ///     r#"{"text":"héllo","offset":0,"next":6,"total":13}"#

@@ -14,7 +14,7 @@
 //! ```
 //! use serde::{Deserialize, Serialize};
 //! use schemars::JsonSchema;
-//! use toolresult::tool::{self, Tool, ToolSafety};
+//! use toolresult::tool::{self, Arguments, CallContext, Tool, ToolSafety};
 //! use toolresult::{ToolError, ToolResult};
 //!
 //! #[derive(Deserialize, JsonSchema)]
@@ -42,7 +42,8 @@
 //!
 //! let call = |name: &str, args| {
 //!     let tool = tools.iter().find(|t| t.name() == name).unwrap();
-//!     pollster::block_on(tool.call(args)).result.output
+//!     let cx = CallContext::new("call_1", name);
+//!     pollster::block_on(tool.call(&Arguments::Json(args), &cx)).result.output
 //! };
 //! assert_eq!(call("add", serde_json::json!({"a": 2, "b": 3})), "5");
 //! assert_eq!(call("get_weather", serde_json::json!({"city": "Oslo"})), r#"{"celsius":-3.5}"#);

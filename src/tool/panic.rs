@@ -13,7 +13,7 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 /// `ToolPanicked` error, never what the panic said.
 ///
 /// ```
-/// use toolresult::tool::{self, Tool, ToolPanicked};
+/// use toolresult::tool::{self, Arguments, CallContext, Tool, ToolPanicked};
 ///
 /// #[derive(serde::Deserialize, schemars::JsonSchema)]
 /// struct NoArgs {}
@@ -21,7 +21,7 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 /// let boom = tool::function("boom", "Always panics", |_: NoArgs| -> Result<u8, toolresult::Failure> {
 ///     panic!("token=SECRET")
 /// })?;
-/// let lowered = boom.call_blocking(serde_json::Value::Null).unwrap();
+/// let lowered = pollster::block_on(boom.call(&Arguments::Json(serde_json::Value::Null), &CallContext::new("c1", "boom")));
 /// assert!(!lowered.result.output.contains("SECRET"));
 /// let panicked = lowered.diagnostics.source().unwrap().downcast_ref::<ToolPanicked>().unwrap();
 /// assert_eq!(panicked.message(), "token=SECRET");

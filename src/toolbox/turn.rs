@@ -128,7 +128,7 @@ impl Turn {
     /// let mut toolbox = Toolbox::new();
     /// toolbox.register(tool::function("deploy", "Deploy", |_: NoArgs, cx: &CallContext| {
     ///     match cx.answer() {
-    ///         Some(answer) if answer.ok => ToolResult::ok("deployed"),
+    ///         Some(answer) if answer.ok => ToolResult::<&str>::ok("deployed"),
     ///         Some(_) => ToolResult::ok("declined"),
     ///         None => ToolResult::pending(Request::input("Deploy?").with_id("approve-1")),
     ///     }
@@ -173,7 +173,10 @@ impl Turn {
 
     /// The same turn, its tools' progress and log events handed to
     /// `observer`, in the order each tool sends them.
-    pub fn with_observer(mut self, observer: impl Fn(&CallEvent<'_>) + Send + Sync + 'static) -> Self {
+    pub fn with_observer(
+        mut self,
+        observer: impl Fn(&CallEvent<'_>) + Send + Sync + 'static,
+    ) -> Self {
         self.observer = Some(Arc::new(observer));
         self
     }

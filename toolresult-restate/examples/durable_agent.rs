@@ -21,8 +21,8 @@ use serde_json::Value;
 use toolresult::canonical::Request;
 use toolresult::provider::{PartPolicy, anthropic};
 use toolresult::retry::{Backoff, RetryPolicy};
-use toolresult::tool::{self, ToolSafety};
-use toolresult::toolbox::{self, Toolbox};
+use toolresult::tool::{self, CallContext, ToolSafety};
+use toolresult::toolbox::Toolbox;
 use toolresult::{Failure, ToolError, ToolResult};
 use toolresult_restate::{Parked, run_turn};
 
@@ -55,13 +55,13 @@ fn get_weather(args: City) -> ToolResult<String> {
 }
 
 /// Asks a person first, and acts on their answer.
-fn deploy(args: Deploy) -> ToolResult<String> {
-    match toolbox::answer() {
+fn deploy(args: Deploy, cx: &CallContext) -> ToolResult<String> {
+    match cx.answer() {
         Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
         Some(answer) => ToolResult::fail(ToolError::new(format!(
             "the deploy of {} was declined: {}",
             args.version,
-            answer.reason.unwrap_or_default()
+            answer.reason.clone().unwrap_or_default()
         ))),
         None => ToolResult::pending(
             Request::input(format!("Deploy {} to production?", args.version))

@@ -8,21 +8,21 @@
 //!
 //! | toolbox | on Restate |
 //! |---|---|
-//! | an attempt of a call | a journaled step (`ctx.run`): the canonical result, a [`ChannelSummary`] (never the source's text), the policy's decision |
+//! | an attempt of a call | a journaled step (`ctx.run`): the toolbox's [`Attempt`](toolresult::toolbox::Attempt): the canonical result, a summary of the Rust channel (never the source's text), the policy's decision |
 //! | a transient failure the policy retries | a durable timer (`ctx.sleep`) for the policy's delay, then the next attempt |
 //! | a permanent failure, retries run out | the model-facing error result answers the call; the handler does not fail |
 //! | a pending [`Request`](toolresult::canonical::Request) | an awakeable; its id in the request's `data` under [`AWAKEABLE_KEY`], the request sent once to a `notify` hook ([`Parked`]) |
 //! | an [`Answer`](toolresult::canonical::Answer) | the awakeable resolved with the answer's JSON, through Restate's ingress, from anywhere; the call runs again with it |
 //!
-//! One function does it, [`run_turn`]; each call's answer is a
-//! [`DurableOutcome`], which a provider's `reply` renders:
+//! One function does it, [`run_turn`]; each call's answer is the
+//! toolbox's [`CallOutcome`](toolresult::toolbox::CallOutcome), which a provider's `reply` renders:
 //!
 //! ```no_run
 //! use restate_sdk::prelude::*;
 //! use toolresult::canonical::Request;
 //! use toolresult::provider::{anthropic, PartPolicy};
-//! use toolresult::tool::{self, ToolSafety};
-//! use toolresult::toolbox::{self, Toolbox};
+//! use toolresult::tool::{self, CallContext, ToolSafety};
+//! use toolresult::toolbox::Toolbox;
 //! use toolresult::ToolResult;
 //! use toolresult_restate::{run_turn, Parked};
 //!
@@ -32,8 +32,8 @@
 //! }
 //!
 //! /// Asks a person first, and acts on their answer.
-//! fn deploy(args: Deploy) -> ToolResult<String> {
-//!     match toolbox::answer() {
+//! fn deploy(args: Deploy, cx: &CallContext) -> ToolResult<String> {
+//!     match cx.answer() {
 //!         Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
 //!         Some(_) => ToolResult::ok(format!("{} was not deployed: declined", args.version)),
 //!         None => ToolResult::pending(
@@ -110,12 +110,8 @@
     )
 )]
 
-mod journal;
-mod outcome;
 mod parked;
 mod turn;
 
-pub use journal::ChannelSummary;
-pub use outcome::DurableOutcome;
 pub use parked::{AWAKEABLE_KEY, Parked};
 pub use turn::run_turn;

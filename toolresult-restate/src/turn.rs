@@ -10,24 +10,27 @@ use restate_sdk::prelude::{
 };
 use toolresult::canonical::{Answer, Request};
 use toolresult::provider::Call;
-use toolresult::toolbox::Toolbox;
+use toolresult::toolbox::{Attempt, CallOutcome, Driver, Toolbox, Turn};
 
-use crate::journal::{JournaledAttempt, JournaledDecision};
-use crate::{DurableOutcome, Parked};
+use crate::Parked;
 
 /// Runs the calls of one assistant turn inside a Restate handler, every
 /// call answered exactly once, in call order, under its own id.
 ///
-/// Each call is answered as [`Toolbox::run`] answers it (its tool looked
-/// up, run under its timeout, a panic or bad arguments answered, retried
-/// as the toolbox's [`RetryPolicy`](toolresult::retry::RetryPolicy)
-/// says), with Restate keeping the state:
+/// Each call is answered by the toolbox's own turn loop, as
+/// [`Toolbox::run`] answers it (its tool looked up, run under its timeout,
+/// a panic or bad arguments answered, retried as the toolbox's
+/// [`RetryPolicy`](toolresult::retry::RetryPolicy) says, every call
+/// answered once): this crate is the toolbox's
+/// [`Driver`](toolresult::toolbox::Driver) on Restate, which keeps the
+/// state:
 ///
 /// - **each attempt is a journaled step** (`ctx.run`, named
 ///   `call <id> attempt <n>`, or `call <id> run <r> attempt <n>` for a run
-///   resumed with an answer): its canonical result, a
-///   [`ChannelSummary`](crate::ChannelSummary) of its Rust channel (never
-///   the source's text) and the policy's decision, jitter included. After
+///   resumed with an answer): the toolbox's
+///   [`Attempt`](toolresult::toolbox::Attempt) as JSON, its canonical
+///   result, a summary of its Rust channel (never the source's text) and
+///   the policy's decision, jitter included. After
 ///   a crash or a replay a journaled attempt is read back, never run again;
 ///   an attempt the process died in runs again. Restate does not retry a
 ///   step itself: a failure is the step's value, and retrying is the
@@ -44,8 +47,8 @@ use crate::{DurableOutcome, Parked};
 ///   `call <id> notify`) so it is sent once. The turn waits (suspended,
 ///   for days if need be) until the awakeable is resolved with an
 ///   [`Answer`] whose `id` is the request's `id`; then the call runs again
-///   with that answer (its tool reads it with
-///   [`toolbox::answer`](toolresult::toolbox::answer())), with attempts
+///   with that answer (its tool reads it from its
+///   [`CallContext`](toolresult::tool::CallContext::answer)), with attempts
 ///   counted afresh, and that run's result answers the call. A body that
 ///   is not an `Answer`, or an answer to another request, does not resume
 ///   the call: the request is sent again with a new awakeable.
@@ -109,132 +112,85 @@ pub async fn run_turn<N, F>(
     toolbox: &Toolbox,
     calls: impl IntoIterator<Item = Call>,
     notify: N,
-) -> Result<Vec<DurableOutcome>, TerminalError>
+) -> Result<Vec<CallOutcome>, TerminalError>
 where
     N: Fn(Parked) -> F + Sync,
     F: Future<Output = Result<(), HandlerError>> + Send,
 {
-    let mut outcomes = Vec::new();
-    for call in calls {
-        outcomes.push(answer_call(ctx, toolbox, call, &notify).await?);
-    }
-    Ok(outcomes)
+    toolbox
+        .run_on(&Restate { ctx, notify }, Turn::new(calls))
+        .await
 }
 
-/// One call, answered: attempted and retried, parked and resumed until a
-/// run of it stops on a result that is not a suspension.
-async fn answer_call<N, F>(
-    ctx: &Context<'_>,
-    toolbox: &Toolbox,
-    call: Call,
-    notify: &N,
-) -> Result<DurableOutcome, TerminalError>
+/// The toolbox's [`Driver`] on a Restate handler's context: each attempt a
+/// journaled step, each delay a durable timer, each parked call an
+/// awakeable. The turn's rules are the toolbox's own.
+struct Restate<'a, 'ctx, N> {
+    ctx: &'a Context<'ctx>,
+    notify: N,
+}
+
+impl<N, F> Driver for Restate<'_, '_, N>
 where
     N: Fn(Parked) -> F + Sync,
     F: Future<Output = Result<(), HandlerError>> + Send,
 {
-    // A call of a tool the toolbox does not have is answered without
-    // calling anything.
-    let calls_a_tool = toolbox.get(&call.name).is_some();
-    let mut attempts: u32 = 0;
-    let mut answer: Option<Answer> = None;
-    let mut run: u32 = 0;
-    loop {
-        let (last, stop, made) =
-            attempt_until_stopped(ctx, toolbox, &call, answer.take(), run).await?;
-        if calls_a_tool {
-            attempts = attempts.saturating_add(made);
-        }
-        let JournaledAttempt {
-            result,
-            structured,
-            channel,
-            ..
-        } = last;
-        match result.pending_request() {
-            Some(request) => {
-                answer = Some(wait_for_answer(ctx, &call, request, notify).await?);
-                run = run.saturating_add(1);
-            }
-            None => {
-                return Ok(DurableOutcome {
-                    call,
-                    result,
-                    channel,
-                    stop,
-                    attempts,
-                    structured,
-                });
-            }
-        }
-    }
-}
+    type Error = TerminalError;
 
-/// Attempts of one run of a call, each a journaled step, with a durable
-/// timer between them, until the policy stops: the last attempt, why the
-/// policy stopped, and how many attempts were made.
-async fn attempt_until_stopped(
-    ctx: &Context<'_>,
-    toolbox: &Toolbox,
-    call: &Call,
-    answer: Option<Answer>,
-    run: u32,
-) -> Result<(JournaledAttempt, String, u32), TerminalError> {
-    let mut attempt: u32 = 0;
-    loop {
-        attempt = attempt.saturating_add(1);
+    /// Journaled steps of one handler do not run at once.
+    const CONCURRENT: bool = false;
+
+    async fn step(
+        &self,
+        call: &Call,
+        run: u32,
+        attempt: u32,
+        attempting: impl Future<Output = Attempt> + Send,
+    ) -> Result<Attempt, TerminalError> {
         let name = if run == 0 {
             format!("call {} attempt {attempt}", call.id)
         } else {
             format!("call {} run {run} attempt {attempt}", call.id)
         };
-        let answer = answer.clone();
-        let Json(journaled) = ctx
-            .run(|| async move {
-                let attempted = toolbox.attempt(call, answer, attempt).await;
-                Ok(Json(JournaledAttempt::from(attempted)))
-            })
+        // Restate does not retry the step itself: a failure is the
+        // step's value, and retrying is the policy's.
+        let Json(attempt) = self
+            .ctx
+            .run(|| async move { Ok(Json(attempting.await)) })
             .name(name)
             .retry_policy(RunRetryPolicy::new().max_attempts(1))
             .await?;
-        match &journaled.decision {
-            JournaledDecision::Retry { delay_ms } => {
-                ctx.sleep(Duration::from_millis(*delay_ms)).await?;
-            }
-            JournaledDecision::Stop { reason } => {
-                let reason = reason.clone();
-                return Ok((journaled, reason, attempt));
-            }
-        }
+        Ok(attempt)
     }
-}
 
-/// The answer to a parked call: the request, with a new awakeable's id,
-/// sent once through `notify`, then the awakeable awaited, until it is
-/// resolved with an answer to this request.
-async fn wait_for_answer<N, F>(
-    ctx: &Context<'_>,
-    call: &Call,
-    request: Request,
-    notify: &N,
-) -> Result<Answer, TerminalError>
-where
-    N: Fn(Parked) -> F + Sync,
-    F: Future<Output = Result<(), HandlerError>> + Send,
-{
-    loop {
-        // Read as bytes: a body that is not an `Answer` asks again, where
-        // reading it as one would fail the invocation over and over.
-        let (awakeable, answered) = ctx.awakeable::<Vec<u8>>();
-        let parked = Parked::new(call.clone(), request.clone(), awakeable);
-        ctx.run(|| notify(parked))
-            .name(format!("call {} notify", call.id))
-            .await?;
-        let body = answered.await?;
-        if let Ok(answer) = serde_json::from_slice::<Answer>(&body)
-            && answer.answers(&request)
-        {
-            return Ok(answer);
+    async fn sleep(&self, delay: Duration) -> Result<(), TerminalError> {
+        self.ctx.sleep(delay).await
+    }
+
+    /// The request, with a new awakeable's id, sent once through `notify`,
+    /// then the awakeable awaited, until it is resolved with an answer to
+    /// this request.
+    async fn wait_for_answer(
+        &self,
+        call: &Call,
+        request: &Request,
+    ) -> Result<Option<Answer>, TerminalError> {
+        loop {
+            // Read as bytes: a body that is not an `Answer` asks again,
+            // where reading it as one would fail the invocation over and
+            // over.
+            let (awakeable, answered) = self.ctx.awakeable::<Vec<u8>>();
+            let parked = Parked::new(call.clone(), request.clone(), awakeable);
+            self.ctx
+                .run(|| (self.notify)(parked))
+                .name(format!("call {} notify", call.id))
+                .await?;
+            let body = answered.await?;
+            if let Ok(answer) = serde_json::from_slice::<Answer>(&body)
+                && answer.answers(request)
+            {
+                return Ok(Some(answer));
+            }
         }
     }
 }

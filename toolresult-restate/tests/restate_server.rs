@@ -26,8 +26,8 @@ use serde_json::{Value, json};
 use toolresult::canonical::Request;
 use toolresult::provider::{Answered, PartPolicy, anthropic};
 use toolresult::retry::{Backoff, RetryPolicy};
-use toolresult::tool::{self, ToolSafety};
-use toolresult::toolbox::{self, Toolbox};
+use toolresult::tool::{self, CallContext, ToolSafety};
+use toolresult::toolbox::Toolbox;
 use toolresult::{Failure, ToolError, ToolResult};
 use toolresult_restate::{Parked, run_turn};
 
@@ -366,13 +366,28 @@ impl TestAgent {
                 json!({
                     "id": outcome.call().id,
                     "attempts": outcome.attempts,
-                    "stop": outcome.stop,
-                    "channel": outcome.channel,
+                    "stop": outcome.stop.as_str(),
+                    "channel": channel(&outcome.lowered.diagnostics),
                 })
             })
             .collect();
         Ok(Json(json!({"reply": reply, "outcomes": summary})))
     }
+}
+
+/// The journal's summary of an outcome's Rust channel, as the test reads it.
+fn channel(diagnostics: &toolresult::Diagnostics) -> Value {
+    let mut summary = serde_json::Map::new();
+    if let Some(transient) = diagnostics.is_transient() {
+        summary.insert("transient".into(), transient.into());
+    }
+    if let Some(after) = diagnostics.retry_after() {
+        summary.insert("retryAfterMs".into(), (after.as_millis() as u64).into());
+    }
+    if let Some(name) = diagnostics.source_type_name() {
+        summary.insert("sourceType".into(), name.into());
+    }
+    Value::Object(summary)
 }
 
 fn serve(addr: &str, state: PathBuf) -> ExitCode {
@@ -475,9 +490,9 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
         tool::function(
             "deploy",
             "Deploys a version",
-            move |args: Deploy| -> ToolResult<String> {
+            move |args: Deploy, cx: &CallContext| -> ToolResult<String> {
                 bump(&dir, "deploy");
-                match toolbox::answer() {
+                match cx.answer() {
                     Some(answer) if answer.ok => {
                         ToolResult::ok(format!("deployed {}", args.version))
                     }
