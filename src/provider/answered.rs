@@ -14,11 +14,11 @@ use crate::canonical::ToolResult;
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
+/// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
 ///
 /// let found = ToolResult::ok("eu-west-1");
 /// let turn = [(ToolCall::new("call_1", "region"), &found)];
-/// let items = openai_responses::reply(&turn, PartPolicy::Strict)?;
+/// let items = OpenAiResponses::reply(&turn,PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&items)?,
 ///     r#"[{"type":"function_call_output","call_id":"call_1","output":"eu-west-1"}]"#

@@ -20,9 +20,9 @@ use crate::canonical::shorten;
 /// model made them; the answers go back in that order, under these ids.
 ///
 /// ```
-/// use toolresult::provider::{openai_chat, Arguments, Call};
+/// use toolresult::provider::{Arguments, Call, OpenAiChat, Provider};
 ///
-/// let calls = openai_chat::read_calls(
+/// let calls = OpenAiChat::read_calls(
 ///     r#"{"role":"assistant","tool_calls":[{"id":"call_1","type":"function",
 ///         "function":{"name":"add","arguments":"{\"a\":2,\"b\":40}"}}]}"#,
 /// )?;
@@ -71,14 +71,14 @@ impl Call {
 ///
 /// ```
 /// use serde_json::json;
-/// use toolresult::provider::{anthropic, openai_chat, Arguments};
+/// use toolresult::provider::{Anthropic, Arguments, OpenAiChat, Provider};
 ///
-/// let chat = openai_chat::read_calls(
+/// let chat = OpenAiChat::read_calls(
 ///     r#"{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{oops"}}]}"#,
 /// )?;
 /// assert_eq!(chat[0].arguments, Arguments::Text("{oops".into()));
 ///
-/// let claude = anthropic::read_calls(
+/// let claude = Anthropic::read_calls(
 ///     r#"{"content":[{"type":"tool_use","id":"t1","name":"f","input":{"x":1}}]}"#,
 /// )?;
 /// assert_eq!(claude[0].arguments, Arguments::Json(json!({"x": 1})));
@@ -101,9 +101,9 @@ pub enum Arguments {
 /// what was expected, and the offending value (cut to 64 characters, with `…`).
 ///
 /// ```
-/// use toolresult::provider::{openai_chat, ReadCallsError};
+/// use toolresult::provider::{OpenAiChat, Provider, ReadCallsError};
 ///
-/// let err = openai_chat::read_calls(r#"{"tool_calls":[{"id":7}]}"#).unwrap_err();
+/// let err = OpenAiChat::read_calls(r#"{"tool_calls":[{"id":7}]}"#).unwrap_err();
 /// assert!(matches!(err, ReadCallsError::Invalid { .. }));
 /// assert_eq!(
 ///     err.to_string(),

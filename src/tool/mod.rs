@@ -47,7 +47,7 @@
 //! assert_eq!(call("add", serde_json::json!({"a": 2, "b": 3})), "5");
 //! assert_eq!(call("get_weather", serde_json::json!({"city": "Oslo"})), r#"{"celsius":-3.5}"#);
 //!
-//! let declared = serde_json::to_value(toolresult::provider::anthropic::declare(&tools[1]))?;
+//! let declared = serde_json::to_value(Anthropic::declare(&tools[1]))?;
 //! assert_eq!(declared["name"], "add");
 //! assert_eq!(declared["input_schema"]["required"], serde_json::json!(["a", "b"]));
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -13,7 +13,7 @@ use crate::ChannelSummary;
 /// A turn gives exactly one per call, in call order, under the call's id.
 /// It implements [`Answered`], so a provider's `reply` renders a turn's
 /// outcomes as they are (for example
-/// [`anthropic::reply`](toolresult::provider::anthropic::reply)); the
+/// [`Anthropic::reply`](toolresult::provider::Provider::reply)); the
 /// example on [`run_turn`](crate::run_turn) does.
 #[derive(Debug, Clone)]
 #[non_exhaustive]

@@ -9,7 +9,7 @@ use restate_sdk::prelude::{
     RunRetryPolicy, TerminalError,
 };
 use toolresult::canonical::{Answer, Request};
-use toolresult::provider::Call;
+use toolresult::provider::{Call, Provider};
 use toolresult::toolbox::Toolbox;
 
 use crate::journal::{JournaledAttempt, JournaledDecision};
@@ -70,7 +70,7 @@ use crate::{DurableOutcome, Parked};
 ///
 /// ```no_run
 /// use restate_sdk::prelude::*;
-/// use toolresult::provider::{anthropic, PartPolicy};
+/// use toolresult::provider::{Anthropic, PartPolicy, Provider};
 /// use toolresult::toolbox::Toolbox;
 /// use toolresult_restate::{run_turn, Parked};
 ///
@@ -86,14 +86,14 @@ use crate::{DurableOutcome, Parked};
 ///         ctx: Context<'_>,
 ///         Json(message): Json<serde_json::Value>,
 ///     ) -> HandlerResult<Json<serde_json::Value>> {
-///         let calls = anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
+///         let calls = Anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
 ///         let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| async move {
 ///             // Send the request to whoever answers it, with its awakeable id.
 ///             println!("{}: resolve awakeable {}", parked.request.prompt, parked.awakeable_id());
 ///             Ok::<_, HandlerError>(())
 ///         })
 ///         .await?;
-///         let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
+///         let reply = Anthropic::reply(&outcomes,PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
 ///         Ok(Json(serde_json::to_value(reply)?))
 ///     }
 /// }
