@@ -103,7 +103,7 @@
 //!     {"id":"call_1","type":"function","function":{"name":"add","arguments":"{\"a\":2,\"b\":40}"}}]}"#;
 //! let outcomes = toolbox.run(OpenAiChat::read_calls(message)?).await;
 //! assert_eq!(
-//!     serde_json::to_string(&OpenAiChat::reply(&outcomes,PartPolicy::Strict)?)?,
+//!     serde_json::to_string(&OpenAiChat::reply(&outcomes, PartPolicy::Strict)?)?,
 //!     r#"[{"role":"tool","tool_call_id":"call_1","content":"42"}]"#
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -127,12 +127,13 @@
 //! struct Weather { city: &'static str, celsius: f32 }
 //!
 //! let lowered = ToolResult::<_>::ok(Weather { city: "Oslo", celsius: -3.5 }).lower();
-//! let block = Anthropic::render(&(ToolCall::new("toolu_1", "weather"), &lowered.result), PartPolicy::Strict)?;
+//! let answer = (ToolCall::new("toolu_1", "weather"), &lowered.result);
+//! let block = Anthropic::render(&answer, PartPolicy::Strict)?;
 //! assert_eq!(
 //!     serde_json::to_string(&block)?,
 //!     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"city\":\"Oslo\",\"celsius\":-3.5}"}"#
 //! );
-//! let answer = serde_json::to_value(Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict)?)?;
+//! let answer = serde_json::to_value(Mcp::render(&(ToolCall::new("7", "weather"), &lowered), PartPolicy::Strict)?)?;
 //! assert_eq!(answer["structuredContent"]["celsius"], -3.5);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -1,6 +1,6 @@
-//! The three ways to read an MCP `CallToolResult`: `mcp::from_str` and
-//! `mcp::from_slice` (the fast path, strings borrowed from the input) and
-//! `mcp::from_value` (for a caller holding a `Value`) read every result
+//! The three ways to read an MCP `CallToolResult`: `Mcp::read_result` from
+//! text and from bytes (the fast path, strings borrowed from the input) and
+//! `Mcp::read_result_value` (for a caller holding a `Value`) read every result
 //! alike, well-formed or hostile, with the same messages; and each refuses
 //! a part over the size limit from the length of its base64, before any of
 //! it is decoded.

@@ -754,7 +754,7 @@ fn the_reply_answers_the_turn_in_the_providers_shape() {
             {"id":"call_a","type":"function","function":{"name":"add","arguments":"{\"a\":1,\"b\":2}"}},
             {"id":"call_b","type":"function","function":{"name":"mul","arguments":"{}"}}]}"#;
         let outcomes = toolbox.run(OpenAiChat::read_calls(message).unwrap()).await;
-        let reply = serde_json::to_string(&OpenAiChat::reply(&outcomes,PartPolicy::Strict).unwrap()).unwrap();
+        let reply = serde_json::to_string(&OpenAiChat::reply(&outcomes, PartPolicy::Strict).unwrap()).unwrap();
         assert_eq!(
             reply,
             r#"[{"role":"tool","tool_call_id":"call_a","content":"3"},{"role":"tool","tool_call_id":"call_b","content":"{\"error\":{\"message\":\"there is no tool named `mul`\",\"suggestion\":\"call one of: `add`\"}}"}]"#

@@ -58,8 +58,7 @@ pub enum ConvertError {
         source: serde_json::Error,
     },
     /// Text or bytes that are not JSON (from
-    /// [`mcp::from_str`](crate::provider::mcp::from_str) and
-    /// [`mcp::from_slice`](crate::provider::mcp::from_slice)).
+    /// [`Mcp::read_result`](crate::provider::Mcp::read_result)).
     #[error("the result is not valid JSON: {source}")]
     Json {
         /// What the parser found, and where.

@@ -36,7 +36,8 @@
 //! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
 //! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! let call = ToolCall::new("toolu_1", "screenshot");
-//! let block = Anthropic::render(&(call, &shot), PartPolicy::Placeholder)?;
+//! let answer = (call, &shot);
+//! let block = Anthropic::render(&answer, PartPolicy::Placeholder)?;
 //! let json = serde_json::to_value(&block)?;
 //! assert_eq!(json["content"][1]["type"], "image");
 //! # Ok::<(), Box<dyn std::error::Error>>(())

@@ -15,7 +15,8 @@ use super::{RenderError, ToolCall};
 /// let result = ToolResult::ok(wav.describe()).with_parts([wav]);
 /// let call = ToolCall::new("toolu_1", "speak");
 ///
-/// let block = Anthropic::render(&(call, &result), PartPolicy::Placeholder)?;
+/// let answer = (call, &result);
+/// let block = Anthropic::render(&answer, PartPolicy::Placeholder)?;
 /// let json = serde_json::to_value(&block)?;
 /// assert_eq!(json["content"][1]["text"], "[unsupported audio part (audio/wav, 16 bytes)]");
 ///

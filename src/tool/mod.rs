@@ -104,7 +104,7 @@ pub trait Tool: Send + Sync {
     fn input_schema(&self) -> &Schema;
 
     /// The schema of the JSON of a success (see
-    /// [`provider::mcp::declare`](crate::provider::mcp::declare) for when MCP
+    /// [`Mcp::declare`](crate::provider::Provider::declare) for when MCP
     /// can take it as `outputSchema`).
     fn output_schema(&self) -> &Schema;
 

@@ -60,7 +60,7 @@
 //!     {"type":"tool_use","id":"toolu_2","name":"forecast","input":{}}]}"#;
 //! let calls = Anthropic::read_calls(assistant)?;
 //! let outcomes = toolbox.run(calls).await;
-//! let reply = Anthropic::reply(&outcomes,PartPolicy::Placeholder)?;
+//! let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
 //! assert_eq!(
 //!     serde_json::to_string(&reply)?,
 //!     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"sunny in Oslo"},{"type":"tool_result","tool_use_id":"toolu_2","content":"{\"error\":{\"message\":\"there is no tool named `forecast`\",\"suggestion\":\"call one of: `weather`\"}}","is_error":true}]}"#

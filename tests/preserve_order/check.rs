@@ -33,7 +33,8 @@ mod tests {
         })
         .lower();
         assert_eq!(lowered.result.output, OUTPUT);
-        let answer = Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap();
+        let call = (ToolCall::new("call_1", "report"), &lowered);
+        let answer = Mcp::render(&call, PartPolicy::Strict).unwrap();
         let text = serde_json::to_string(&answer).unwrap();
         let expected = format!(
             r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{OUTPUT},"isError":false}}"#,

@@ -64,7 +64,7 @@
 //!             Ok::<_, HandlerError>(())
 //!         })
 //!         .await?;
-//!         let reply = Anthropic::reply(&outcomes,PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
+//!         let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
 //!         Ok(Json(serde_json::to_value(reply)?))
 //!     }
 //! }

@@ -9,7 +9,7 @@ use restate_sdk::prelude::{
     RunRetryPolicy, TerminalError,
 };
 use toolresult::canonical::{Answer, Request};
-use toolresult::provider::{Call, Provider};
+use toolresult::provider::Call;
 use toolresult::toolbox::Toolbox;
 
 use crate::journal::{JournaledAttempt, JournaledDecision};
@@ -93,7 +93,7 @@ use crate::{DurableOutcome, Parked};
 ///             Ok::<_, HandlerError>(())
 ///         })
 ///         .await?;
-///         let reply = Anthropic::reply(&outcomes,PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
+///         let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
 ///         Ok(Json(serde_json::to_value(reply)?))
 ///     }
 /// }

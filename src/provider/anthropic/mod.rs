@@ -24,7 +24,8 @@ use render::{AnthropicReply, ToolResultBlock};
 /// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
 ///
 /// let missing = ToolResult::error("No such config key: nope");
-/// let block = Anthropic::render(&(ToolCall::new("toolu_1", "config"), &missing), PartPolicy::Strict)?;
+/// let answer = (ToolCall::new("toolu_1", "config"), &missing);
+/// let block = Anthropic::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&block)?,
 ///     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"No such config key: nope","is_error":true}"#
@@ -45,7 +46,7 @@ impl Provider for Anthropic {
     /// of a conversation's `messages`.
     ///
     /// Each `tool_use` content block is one call, in order; its `input` is kept
-    /// as JSON ([`Arguments::Json`], `{}` when left out). Blocks of other types
+    /// as JSON ([`Arguments::Json`](crate::provider::Arguments::Json), `{}` when left out). Blocks of other types
     /// (`text`, `thinking`, server tool blocks) are skipped; a `content` that is
     /// a plain string, or missing, has no calls. Other fields are ignored.
     ///
@@ -129,7 +130,8 @@ impl Provider for Anthropic {
     ///
     /// let pdf = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))?;
     /// let report = ToolResult::ok("the Q3 report").with_parts([pdf]);
-    /// let block = Anthropic::render(&(ToolCall::new("toolu_1", "report"), &report), PartPolicy::Strict)?;
+    /// let answer = (ToolCall::new("toolu_1", "report"), &report);
+    /// let block = Anthropic::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&block)?;
     /// assert_eq!(
     ///     json["content"][1],
@@ -144,7 +146,7 @@ impl Provider for Anthropic {
         render::render(answer.call(), answer.result(), policy)
     }
 
-    /// The message answering a turn: one [`render`]ed block per answer.
+    /// The message answering a turn: one [`render`](Provider::render)ed block per answer.
     ///
     /// # Errors
     /// Under [`PartPolicy::Strict`], a part Anthropic cannot carry.

@@ -1,4 +1,4 @@
-//! Rendering: see the provider's type.
+//! Rendering an Anthropic `tool_result` block (the wire shape is on [`Anthropic`](crate::provider::Anthropic)).
 
 use std::borrow::Cow;
 

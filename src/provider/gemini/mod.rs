@@ -28,7 +28,8 @@ use render::{GeminiPart, GeminiReply};
 /// use toolresult::provider::{Gemini, PartPolicy, Provider, ToolCall};
 ///
 /// let result = ToolResult::ok("eu-west-1");
-/// let parts = Gemini::render(&(ToolCall::new("", "region"), &result), PartPolicy::Strict)?;
+/// let answer = (ToolCall::new("", "region"), &result);
+/// let parts = Gemini::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&parts)?,
 ///     r#"[{"functionResponse":{"name":"region","response":{"output":"eu-west-1"}}}]"#
@@ -49,7 +50,7 @@ impl Provider for Gemini {
     /// `contents` holds it, not the whole `generateContent` response.
     ///
     /// Each part with a `functionCall` is one call, in order; its `args` are
-    /// kept as JSON ([`Arguments::Json`], `{}` when left out). Other parts
+    /// kept as JSON ([`Arguments::Json`](crate::provider::Arguments::Json), `{}` when left out). Other parts
     /// (`text`, `thought`, inline data) are skipped, and so are the fields
     /// beside a call (`thoughtSignature`); a content without `parts` has no
     /// calls. `function_call`, the proto field name, reads like `functionCall`.
@@ -94,7 +95,7 @@ impl Provider for Gemini {
     }
 
     /// The Gemini declaration of `tool`; put it inside `functionDeclarations`
-    /// (or use [`declare_tools`]).
+    /// (or use [`declare_tools`](Provider::declare_tools)).
     ///
     /// Gemini's `parameters` are a subset of the OpenAPI 3.0 schema object, and
     /// an unknown keyword fails the whole request, so the input schema is
@@ -174,7 +175,8 @@ impl Provider for Gemini {
     ///
     /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
     /// let shot = ToolResult::error(png.describe()).with_parts([png]);
-    /// let parts = Gemini::render(&(ToolCall::new("", "shot"), &shot), PartPolicy::Strict)?;
+    /// let answer = (ToolCall::new("", "shot"), &shot);
+    /// let parts = Gemini::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&parts)?;
     /// assert_eq!(json[0]["functionResponse"]["response"]["error"], "image (image/png, 82 bytes)");
     /// assert_eq!(json[1]["inlineData"]["mimeType"], "image/png");
@@ -187,7 +189,7 @@ impl Provider for Gemini {
         render::render(answer.call(), answer.result(), policy)
     }
 
-    /// The content answering a turn: every answer's [`render`]ed parts.
+    /// The content answering a turn: every answer's [`render`](Provider::render)ed parts.
     ///
     /// # Errors
     /// Under [`PartPolicy::Strict`], a part Gemini cannot carry.

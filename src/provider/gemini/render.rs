@@ -1,4 +1,4 @@
-//! Rendering: see the provider's type.
+//! Rendering Gemini `functionResponse` parts (the wire shape is on [`Gemini`](crate::provider::Gemini)).
 
 use std::borrow::Cow;
 

@@ -18,7 +18,7 @@ use crate::provider::ConvertError;
 
 /// MCP: a tool's `CallToolResult`, written and read back.
 ///
-/// [`render`] writes the MCP JSON shape (camelCase): `content` with a text
+/// [`render`](Provider::render) writes the MCP JSON shape (camelCase): `content` with a text
 /// block first (`output`, byte for byte), then per part, in order: a `text`
 /// block, an `image` or `audio` block (`data`, `mimeType`), an embedded
 /// `resource` (`uri`, `mimeType`, `blob`) for an inline file, a
@@ -26,22 +26,24 @@ use crate::provider::ConvertError;
 /// then `structuredContent` when the result has one
 /// ([`Lowered::structured_content`](crate::Lowered::structured_content):
 /// the JSON object of a typed success, the same bytes as `output`) and
-/// `isError`. MCP carries every part, so there is no
-/// [`PartPolicy`](crate::provider::PartPolicy) here.
+/// `isError`. The structured content is the [`Answered`] one, decided
+/// once, when the result was lowered. MCP carries every part, so the
+/// [`PartPolicy`] changes nothing here and rendering never fails.
 ///
 /// An embedded file's `uri` is `file:///` and its name, percent-encoded
 /// (`file:///attachment` for a part without a name): MCP requires an
 /// absolute URI there, and a part holds no path, only a name.
 ///
-/// [`from_str`] and [`from_slice`] read a `CallToolResult` from its JSON
-/// text or bytes into a canonical result; [`from_value`] reads one a caller
-/// already holds as a [`serde_json::Value`]. The first two are the fast
-/// path: they build no `Value`, borrow every string without an escape
+/// [`read_result`](Mcp::read_result) reads a `CallToolResult` from its
+/// JSON text or bytes into a canonical result;
+/// [`read_result_value`](Mcp::read_result_value) reads one a caller already
+/// holds as a [`serde_json::Value`]. The first is the fast path: it builds
+/// no `Value`, borrow every string without an escape
 /// straight from the input, and decode image, audio and blob base64 from
 /// it in place, after checking its size against the part size limit
 /// ([`PartLimit::parse`](crate::canonical::PartLimit::parse)) from the
 /// length of the base64. Reading text through a `Value` first costs a copy
-/// of every string. All three read alike, by the shared contract, with the
+/// of every string. Both read alike, by the shared contract, with the
 /// same messages:
 ///
 /// - `output`: when `isError`, the non-blank text joined by a blank line;
@@ -72,7 +74,7 @@ use crate::provider::ConvertError;
 ///
 /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
 /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
-/// let json = serde_json::to_value(Mcp::render(&(ToolCall::new("1", "tool"), &shot), PartPolicy::Strict)?)?;
+/// let json = serde_json::to_value(Mcp::render(&(ToolCall::new("7", "screenshot"), &shot), PartPolicy::Strict)?)?;
 /// assert_eq!(json["content"][0], serde_json::json!({"type": "text", "text": "image (image/png, 82 bytes)"}));
 /// assert_eq!(json["content"][1]["type"], "image");
 /// assert_eq!(json["isError"], false);
@@ -93,7 +95,7 @@ impl Provider for Mcp {
     /// id is the JSON-RPC `id` as text (a number as its decimal digits, so the
     /// string `"7"` and the number `7` read alike), whose name is
     /// `params.name`, and whose `params.arguments` are kept as JSON
-    /// ([`Arguments::Json`], `{}` when left out). Other fields are ignored.
+    /// ([`Arguments::Json`](crate::provider::Arguments::Json), `{}` when left out). Other fields are ignored.
     ///
     /// # Errors
     /// [`ReadCallsError`] when the text is not JSON, a field has the wrong
@@ -121,7 +123,7 @@ impl Provider for Mcp {
     /// The MCP `Tool` declaring `tool`.
     ///
     /// `annotations` say what the tool does to the world, from its
-    /// [`ToolSafety`]: `readOnlyHint`, `destructiveHint` and `idempotentHint`,
+    /// [`ToolSafety`](crate::tool::ToolSafety): `readOnlyHint`, `destructiveHint` and `idempotentHint`,
     /// all three always written (a tool that says nothing gets MCP's defaults:
     /// not read-only, destructive, not idempotent).
     ///
@@ -190,9 +192,11 @@ impl Provider for Mcp {
         declare::declare_tools(tools)
     }
 
-    /// The MCP `CallToolResult` of a result, with `structured` (from
-    /// [`Lowered::structured_content`](crate::Lowered::structured_content)) as
-    /// its `structuredContent`. The text block is `output` as it is.
+    /// The MCP `CallToolResult` of one answered call, with the answer's
+    /// [`structured_content`](Answered::structured_content) (for a lowered
+    /// result, [`Lowered::structured_content`](crate::Lowered::structured_content))
+    /// as its `structuredContent`. The text block is `output` as it is. MCP
+    /// carries every part: this never fails, under either policy.
     ///
     /// ```
     /// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
@@ -202,12 +206,13 @@ impl Provider for Mcp {
     /// struct Weather { city: &'static str, celsius: f32 }
     ///
     /// let lowered = ToolResult::<_>::ok(Weather { city: "Oslo", celsius: -3.5 }).lower();
-    /// let answer = Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict)?;
+    /// let answer = (ToolCall::new("7", "weather"), &lowered);
+    /// let answer = Mcp::render(&answer, PartPolicy::Strict)?;
     /// assert_eq!(
     ///     serde_json::to_string(&answer)?,
     ///     r#"{"content":[{"type":"text","text":"{\"city\":\"Oslo\",\"celsius\":-3.5}"}],"structuredContent":{"city":"Oslo","celsius":-3.5},"isError":false}"#
     /// );
-    /// # Ok::<(), serde_json::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
@@ -223,7 +228,6 @@ impl Provider for Mcp {
     ///
     /// ```
     /// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
-    /// use toolresult::provider::{Provider, ToolCall};
     /// use toolresult::canonical::ToolResult;
     ///
     /// let found = ToolResult::ok("eu-west-1");
@@ -233,7 +237,7 @@ impl Provider for Mcp {
     ///     serde_json::to_string(&answers)?,
     ///     r#"[{"content":[{"type":"text","text":"eu-west-1"}],"isError":false}]"#
     /// );
-    /// # Ok::<(), serde_json::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     fn reply<'a, A: Answered>(
         answers: &'a [A],
@@ -274,7 +278,7 @@ impl Mcp {
     /// # Ok::<(), toolresult::provider::ConvertError>(())
     /// ```
     pub fn read_result(json: impl AsRef<[u8]>) -> Result<ToolResult, ConvertError> {
-        read::from_slice(json.as_ref())
+        read::from_bytes(json.as_ref())
     }
 
     /// Reads an MCP `CallToolResult` (its JSON) into a canonical result, by

@@ -26,9 +26,16 @@ const NO_ERROR_TEXT: &str = "MCP tool returned an error";
 /// The mime type of a resource that names none and whose URI has no known extension.
 const UNKNOWN_MIME: &str = "application/octet-stream";
 
-/// Reads from JSON bytes.
-pub(super) fn from_slice(json: &[u8]) -> Result<ToolResult, ConvertError> {
-    let reply = serde_json::from_slice(json).map_err(|source| ConvertError::Json { source })?;
+/// Reads from JSON text or bytes: UTF-8 is checked once, up front, and the
+/// text read as text (serde_json's text reader skips the check per string
+/// that its byte reader makes); bytes that are not UTF-8 go to the byte
+/// reader for its error, which names where.
+pub(super) fn from_bytes(json: &[u8]) -> Result<ToolResult, ConvertError> {
+    let reply = match std::str::from_utf8(json) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(json),
+    }
+    .map_err(|source| ConvertError::Json { source })?;
     read(&reply)
 }
 

@@ -1,4 +1,4 @@
-//! Rendering: see the provider's type.
+//! Rendering an MCP `CallToolResult` (the wire shape is on [`Mcp`](crate::provider::Mcp)).
 
 use std::borrow::Cow;
 

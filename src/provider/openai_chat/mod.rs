@@ -59,7 +59,7 @@ impl Provider for OpenAiChat {
     /// `messages` holds it, not the whole completion.
     ///
     /// Each `tool_calls` entry is one call, in order; its `function.arguments`
-    /// text is kept as it came ([`Arguments::Text`]). A message with no
+    /// text is kept as it came ([`Arguments::Text`](crate::provider::Arguments::Text)). A message with no
     /// `tool_calls` (or `null`) has no calls. Other fields are ignored.
     ///
     /// # Errors
@@ -98,7 +98,7 @@ impl Provider for OpenAiChat {
     ///
     /// Chat Completions reads a missing `strict` as `false`, so `strict` is
     /// written only as `"strict": true`, inside `function`, when the input
-    /// schema meets strict mode as it stands ([`is_strict_compatible`]). The
+    /// schema meets strict mode as it stands (every object schema in it closed, `additionalProperties: false`, with all its properties `required`, and only the keywords and string formats strict mode supports; the declaration's `is_strict()` tells). The
     /// schema is never rewritten.
     ///
     /// ```
@@ -154,7 +154,8 @@ impl Provider for OpenAiChat {
     /// use toolresult::provider::{OpenAiChat, PartPolicy, Provider, ToolCall};
     ///
     /// let found = ToolResult::ok("eu-west-1");
-    /// let messages = OpenAiChat::render(&(ToolCall::new("call_1", "region"), &found), PartPolicy::Strict)?;
+    /// let answer = (ToolCall::new("call_1", "region"), &found);
+    /// let messages = OpenAiChat::render(&answer, PartPolicy::Strict)?;
     /// assert_eq!(
     ///     serde_json::to_string(&messages)?,
     ///     r#"[{"role":"tool","tool_call_id":"call_1","content":"eu-west-1"}]"#

@@ -1,4 +1,4 @@
-//! Rendering: see the provider's type.
+//! Rendering Chat Completions `tool` and `user` messages (the wire shape is on [`OpenAiChat`](crate::provider::OpenAiChat)).
 
 use std::borrow::Cow;
 

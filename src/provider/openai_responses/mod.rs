@@ -24,7 +24,8 @@ use render::FunctionCallOutput;
 /// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
 ///
 /// let result = ToolResult::ok("eu-west-1");
-/// let item = OpenAiResponses::render(&(ToolCall::new("call_1", "region"), &result), PartPolicy::Strict)?;
+/// let answer = (ToolCall::new("call_1", "region"), &result);
+/// let item = OpenAiResponses::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&item)?,
 ///     r#"{"type":"function_call_output","call_id":"call_1","output":"eu-west-1"}"#
@@ -47,7 +48,7 @@ impl Provider for OpenAiResponses {
     ///
     /// Each `{"type": "function_call"}` item is one call, in order, with its
     /// `call_id` as the id; its `arguments` text is kept as it came
-    /// ([`Arguments::Text`]). Items of other types (`reasoning`, `message`,
+    /// ([`Arguments::Text`](crate::provider::Arguments::Text)). Items of other types (`reasoning`, `message`,
     /// built-in tool calls) are skipped; unknown fields are ignored.
     ///
     /// # Errors
@@ -82,7 +83,7 @@ impl Provider for OpenAiResponses {
     /// required, no extra properties), which would make optional arguments
     /// mandatory; and it refuses `strict: true` with a schema strict mode does
     /// not support. So `strict` is `true` only when the input schema already
-    /// meets strict mode as it stands ([`is_strict_compatible`]), and `false`
+    /// meets strict mode as it stands (every object schema in it closed, `additionalProperties: false`, with all its properties `required`, and only the keywords and string formats strict mode supports; the declaration's `is_strict()` tells), and `false`
     /// otherwise; the schema is never rewritten.
     ///
     /// ```
@@ -139,7 +140,8 @@ impl Provider for OpenAiResponses {
     ///
     /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
     /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
-    /// let item = OpenAiResponses::render(&(ToolCall::new("call_1", "shot"), &shot), PartPolicy::Strict)?;
+    /// let answer = (ToolCall::new("call_1", "shot"), &shot);
+    /// let item = OpenAiResponses::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&item)?;
     /// assert_eq!(json["output"][0], serde_json::json!({"type": "input_text", "text": "image (image/png, 82 bytes)"}));
     /// assert_eq!(json["output"][1]["type"], "input_image");
@@ -152,7 +154,7 @@ impl Provider for OpenAiResponses {
         render::render(answer.call(), answer.result(), policy)
     }
 
-    /// The input items answering one turn: a [`render`]ed
+    /// The input items answering one turn: a [`render`](Provider::render)ed
     /// `function_call_output` per answer, in call order, to send after the
     /// response's output items.
     ///

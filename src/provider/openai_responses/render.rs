@@ -1,4 +1,4 @@
-//! Rendering: see the provider's type.
+//! Rendering an OpenAI Responses `function_call_output` item (the wire shape is on [`OpenAiResponses`](crate::provider::OpenAiResponses)).
 
 use std::borrow::Cow;
 
