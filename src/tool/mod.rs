@@ -14,6 +14,7 @@
 //! ```
 //! use serde::{Deserialize, Serialize};
 //! use schemars::JsonSchema;
+//! use toolresult::provider::{Anthropic, Provider};
 //! use toolresult::tool::{self, Tool, ToolSafety};
 //! use toolresult::{ToolError, ToolResult};
 //!

@@ -9,7 +9,7 @@ use crate::tool::Tool;
 use declare::AnthropicDeclaration;
 use render::{AnthropicReply, ToolResultBlock};
 
-/// Anthropic Messages: a `tool_result` content block.
+/// The Anthropic Messages [`Provider`]: a call is answered by a `tool_result` content block.
 ///
 /// `{"type":"tool_result","tool_use_id":..,"content":..,"is_error":true?}`.
 /// A result with no parts has the plain `output` string as `content`;

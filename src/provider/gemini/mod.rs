@@ -10,7 +10,7 @@ use crate::tool::Tool;
 use declare::{GeminiDeclaration, GeminiTools};
 use render::{GeminiPart, GeminiReply};
 
-/// Gemini: a `functionResponse` part and the parts that follow it.
+/// The Gemini [`Provider`]: a call is answered by a `functionResponse` part and the parts that follow it.
 ///
 /// `{"functionResponse":{"id"?:..,"name":..,"response":{"output":..}}}`, or
 /// `{"error":..}` in place of `output` when the result is an error (`id` is

@@ -16,7 +16,7 @@ use serde_json::Value;
 use crate::canonical::ToolResult;
 use crate::provider::ConvertError;
 
-/// MCP: a tool's `CallToolResult`, written and read back.
+/// The MCP [`Provider`]: a call is answered by a `CallToolResult`, which [`Mcp::read_result`] reads back.
 ///
 /// [`render`](Provider::render) writes the MCP JSON shape (camelCase): `content` with a text
 /// block first (`output`, byte for byte), then per part, in order: a `text`

@@ -9,7 +9,7 @@ use crate::tool::Tool;
 use declare::OpenAiChatDeclaration;
 use render::{ChatBlock, ChatMessage};
 
-/// OpenAI Chat Completions: `tool` messages, and one `user` message that
+/// The OpenAI Chat Completions [`Provider`]: `tool` messages, and one `user` message that
 /// carries the turn's non-text parts.
 ///
 /// A `tool` message carries text only, so a result becomes

@@ -9,7 +9,7 @@ use crate::tool::Tool;
 use declare::OpenAiResponsesDeclaration;
 use render::FunctionCallOutput;
 
-/// OpenAI Responses: a `function_call_output` input item.
+/// The OpenAI Responses [`Provider`]: a call is answered by a `function_call_output` input item.
 ///
 /// `{"type":"function_call_output","call_id":..,"output":..}`. A result with
 /// no parts has the plain `output` string; otherwise `output` is a list of
