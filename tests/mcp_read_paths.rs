@@ -331,9 +331,7 @@ fn an_unknown_content_type_is_cut_to_64_characters() {
         expected
     );
     assert_eq!(
-        Mcp::read_result(&value.to_string())
-            .unwrap_err()
-            .to_string(),
+        Mcp::read_result(value.to_string()).unwrap_err().to_string(),
         expected
     );
     let exact = "w".repeat(64);

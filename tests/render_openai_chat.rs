@@ -185,3 +185,35 @@ fn unsupported_parts_fail_in_strict_mode() {
          audio (audio/ogg, 4 bytes): only png, jpeg, webp and gif images, pdf files and wav and mp3 audio are accepted"
     );
 }
+
+#[test]
+fn render_is_one_calls_tool_message_then_the_user_message_with_its_parts() {
+    let chart = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
+    let result = ToolResult::ok("a chart").with_parts([chart]);
+    let answer = (ToolCall::new("call_2", "chart"), &result);
+    let block = OpenAiChat::render(&answer, PartPolicy::Strict).unwrap();
+    let expected = r#"[{"role":"tool","tool_call_id":"call_2","content":"a chart"},{"role":"user","content":[{"type":"text","text":"Output of tool chart (call_2):"},{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}]"#;
+    assert_eq!(serde_json::to_string(&block).unwrap(), expected);
+    // The same bytes as the reply to a turn of that one call.
+    let turn = [answer];
+    let reply = OpenAiChat::reply(&turn, PartPolicy::Strict).unwrap();
+    assert_eq!(serde_json::to_string(&reply).unwrap(), expected);
+
+    let plain = ToolResult::ok("eu-west-1");
+    let answer = (CALL, &plain);
+    assert_eq!(
+        serde_json::to_string(&OpenAiChat::render(&answer, PartPolicy::Strict).unwrap()).unwrap(),
+        r#"[{"role":"tool","tool_call_id":"call_1","content":"eu-west-1"}]"#
+    );
+}
+
+#[test]
+fn render_under_strict_refuses_a_part_chat_cannot_carry() {
+    let wav = ContentPart::from_url("https://example.com/a.wav", Some("audio/wav")).unwrap();
+    let result = ToolResult::ok("a sound").with_parts([wav]);
+    let err = OpenAiChat::render(&(CALL, &result), PartPolicy::Strict).unwrap_err();
+    assert!(
+        matches!(err, RenderError::UnsupportedPart { index: 0, .. }),
+        "{err}"
+    );
+}
