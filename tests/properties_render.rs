@@ -161,12 +161,12 @@ proptest! {
         let call = ToolCall::new("call_1", "lookup");
         // One call's messages: its tool message, then any user message.
         let one_call = [(call, &result)];
-        let messages = OpenAiChat::reply(&one_call,PartPolicy::Placeholder).map_err(fail)?;
+        let messages = OpenAiChat::reply(&one_call, PartPolicy::Placeholder).map_err(fail)?;
         prop_assert!(messages.len() == 1 || messages.len() == 2);
         serde_json::to_string(&messages[0]).map_err(fail)?;
         for policy in [PartPolicy::Placeholder, PartPolicy::Strict] {
             let turn = [(call, &result), (ToolCall::new("call_2", "again"), &result)];
-            check_rendering(&result, policy, OpenAiChat::reply(&turn,policy))?;
+            check_rendering(&result, policy, OpenAiChat::reply(&turn, policy))?;
             check_rendering(&result, policy, OpenAiResponses::render(&(call, &result), policy))?;
             check_rendering(&result, policy, Anthropic::render(&(call, &result), policy))?;
             check_rendering(&result, policy, Gemini::render(&(call, &result), policy))?;

@@ -6,8 +6,9 @@ use super::ToolCall;
 use crate::Lowered;
 use crate::canonical::ToolResult;
 
-/// One answered call of a turn, as a provider's `reply` reads it: the call's
-/// id and name, the canonical result, and (for MCP) the structured content.
+/// One answered call of a turn, as a provider's `render` and `reply` read
+/// it: the call's id and name, the canonical result, and (for MCP) the
+/// structured content.
 ///
 /// Implemented for the toolbox's `CallOutcome`, and for a pair of a
 /// [`ToolCall`] and a lowered or canonical result, for a loop of your own.
@@ -18,7 +19,7 @@ use crate::canonical::ToolResult;
 ///
 /// let found = ToolResult::ok("eu-west-1");
 /// let turn = [(ToolCall::new("call_1", "region"), &found)];
-/// let items = OpenAiResponses::reply(&turn,PartPolicy::Strict)?;
+/// let items = OpenAiResponses::reply(&turn, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&items)?,
 ///     r#"[{"type":"function_call_output","call_id":"call_1","output":"eu-west-1"}]"#

@@ -159,7 +159,7 @@ impl Provider for Anthropic {
     /// let missing = ToolResult::error("no such key");
     /// let turn = [(ToolCall::new("toolu_1", "lookup"), &found), (ToolCall::new("toolu_2", "lookup"), &missing)];
     /// assert_eq!(
-    ///     serde_json::to_string(&Anthropic::reply(&turn,PartPolicy::Strict)?)?,
+    ///     serde_json::to_string(&Anthropic::reply(&turn, PartPolicy::Strict)?)?,
     ///     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"eu-west-1"},{"type":"tool_result","tool_use_id":"toolu_2","content":"no such key","is_error":true}]}"#
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())

@@ -201,7 +201,7 @@ impl Provider for Gemini {
     /// let found = ToolResult::ok("eu-west-1");
     /// let turn = [(ToolCall::new("", "lookup"), &found)];
     /// assert_eq!(
-    ///     serde_json::to_string(&Gemini::reply(&turn,PartPolicy::Strict)?)?,
+    ///     serde_json::to_string(&Gemini::reply(&turn, PartPolicy::Strict)?)?,
     ///     r#"{"role":"user","parts":[{"functionResponse":{"name":"lookup","response":{"output":"eu-west-1"}}}]}"#
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())

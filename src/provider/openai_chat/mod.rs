@@ -36,7 +36,7 @@ use render::{ChatBlock, ChatMessage};
 ///     (ToolCall::new("call_1", "region"), &found),
 ///     (ToolCall::new("call_2", "screenshot"), &shot),
 /// ];
-/// let messages = OpenAiChat::reply(&turn,PartPolicy::Placeholder)?;
+/// let messages = OpenAiChat::reply(&turn, PartPolicy::Placeholder)?;
 /// let json = serde_json::to_value(&messages)?;
 /// assert_eq!(json[0]["content"], "eu-west-1");
 /// assert_eq!(json[1]["content"], "image (image/png, 82 bytes)");
@@ -185,7 +185,7 @@ impl Provider for OpenAiChat {
     /// let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")?.with_name("q3.pdf");
     /// let report = ToolResult::ok(pdf.describe()).with_parts([pdf]);
     /// let turn = [(ToolCall::new("call_1", "report"), &report)];
-    /// let json = serde_json::to_value(OpenAiChat::reply(&turn,PartPolicy::Strict)?)?;
+    /// let json = serde_json::to_value(OpenAiChat::reply(&turn, PartPolicy::Strict)?)?;
     /// assert_eq!(json[1]["content"][1]["file"]["filename"], "q3.pdf");
     /// assert_eq!(json[1]["content"][1]["file"]["file_data"], "data:application/pdf;base64,JVBERg==");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
