@@ -8,7 +8,9 @@ mod common;
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{PartPolicy, ToolCall, anthropic, openai_chat, openai_responses};
+use toolresult::provider::{
+    Anthropic, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
+};
 
 fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
     let call = ToolCall::new("call_0123456789", "list_customers");
@@ -18,22 +20,22 @@ fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
     });
     group.bench_function("anthropic render + to_string", |b| {
         b.iter(|| {
-            let block =
-                anthropic::render(call, black_box(result), PartPolicy::Placeholder).unwrap();
+            let answer = (call, black_box(result));
+            let block = Anthropic::render(&answer, PartPolicy::Placeholder).unwrap();
             serde_json::to_string(&block).unwrap()
         })
     });
     group.bench_function("openai_responses render + to_string", |b| {
         b.iter(|| {
-            let item =
-                openai_responses::render(call, black_box(result), PartPolicy::Placeholder).unwrap();
+            let answer = (call, black_box(result));
+            let item = OpenAiResponses::render(&answer, PartPolicy::Placeholder).unwrap();
             serde_json::to_string(&item).unwrap()
         })
     });
     group.bench_function("openai_chat reply + to_string(tool message)", |b| {
         b.iter(|| {
             let turn = [(call, black_box(result))];
-            let messages = openai_chat::reply(&turn, PartPolicy::Placeholder).unwrap();
+            let messages = OpenAiChat::reply(&turn, PartPolicy::Placeholder).unwrap();
             serde_json::to_string(&messages[0]).unwrap()
         })
     });

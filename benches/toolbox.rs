@@ -19,7 +19,7 @@ use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult as Canonical};
-use toolresult::provider::{PartPolicy, ToolCall, anthropic, openai_chat};
+use toolresult::provider::{Anthropic, OpenAiChat, PartPolicy, Provider, ToolCall};
 use toolresult::tool;
 use toolresult::toolbox::Toolbox;
 
@@ -94,9 +94,9 @@ fn one_call(c: &mut Criterion) {
         .unwrap();
     let toolbox = &toolbox;
     let ours = |message: &'static str| async move {
-        let calls = openai_chat::read_calls(message).unwrap();
+        let calls = OpenAiChat::read_calls(message).unwrap();
         let outcomes = toolbox.run(calls).await;
-        serde_json::to_string(&openai_chat::reply(&outcomes, PartPolicy::Strict).unwrap()).unwrap()
+        serde_json::to_string(&OpenAiChat::reply(&outcomes, PartPolicy::Strict).unwrap()).unwrap()
     };
     assert_eq!(runtime.block_on(ours(MESSAGE)), hand_written_glue(MESSAGE));
     let mut group = c.benchmark_group("toolbox/one_call (OpenAI Chat JSON in, JSON out)");
@@ -138,7 +138,7 @@ fn sixteen_waits(c: &mut Criterion) {
             toolresult::provider::Call::new(
                 format!("call_{i}"),
                 "wait",
-                toolresult::provider::Arguments::Json(json!({})),
+                toolresult::tool::Arguments::Json(json!({})),
             )
         })
     };
@@ -169,9 +169,9 @@ fn anthropic_images(c: &mut Criterion) {
         .collect();
     let mut group = c.benchmark_group("toolbox/anthropic_images (16 x 1 MiB into a writer)");
     group.sample_size(10);
-    group.bench_function("toolresult anthropic::reply + serde_json::to_writer", |b| {
+    group.bench_function("toolresult Anthropic::reply + serde_json::to_writer", |b| {
         b.iter(|| {
-            let reply = anthropic::reply(&turn, PartPolicy::Strict).unwrap();
+            let reply = Anthropic::reply(&turn, PartPolicy::Strict).unwrap();
             let mut sink = std::io::BufWriter::new(std::io::sink());
             serde_json::to_writer(&mut sink, &reply).unwrap();
             sink.flush().unwrap();

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolresult::budget::Budget;
 use toolresult::canonical::{Answer, ContentPart, Request};
-use toolresult::provider::{PartPolicy, anthropic, openai_chat};
+use toolresult::provider::{Anthropic, OpenAiChat, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
 use toolresult::tool::{self, CallContext, ToolSafety};
 use toolresult::toolbox::{Toolbox, Turn};
@@ -172,7 +172,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut transcript: Vec<Value> = Vec::new();
 
     // Declare the tools to the provider, all in one call.
-    let declared = serde_json::to_value(anthropic::declare_tools(&toolbox.tools()))?;
+    let declared = serde_json::to_value(Anthropic::declare_tools(&toolbox.tools()))?;
     println!(
         "# tools declared to Anthropic: {}",
         declared.as_array().map_or(0, Vec::len)
@@ -180,7 +180,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     // Turn 1: Anthropic. Read the calls, run them, answer every one.
     transcript.push(serde_json::from_str(ANTHROPIC_TURN)?);
-    let calls = anthropic::read_calls(ANTHROPIC_TURN)?;
+    let calls = Anthropic::read_calls(ANTHROPIC_TURN)?;
     let outcomes = toolbox.run(calls).await;
     for outcome in &outcomes {
         println!(
@@ -192,12 +192,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             outcome.lowered.diagnostics.source_type_name(),
         );
     }
-    let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
+    let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
     transcript.push(serde_json::to_value(&reply)?);
 
     // Turn 2: OpenAI Chat. The deploy waits for a person.
     transcript.push(serde_json::from_str(OPENAI_TURN)?);
-    let outcomes = toolbox.run(openai_chat::read_calls(OPENAI_TURN)?).await;
+    let outcomes = toolbox.run(OpenAiChat::read_calls(OPENAI_TURN)?).await;
     let mut answered = Vec::new();
     for outcome in outcomes {
         match outcome.lowered.result.pending_request() {
@@ -211,7 +211,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             None => answered.push(outcome),
         }
     }
-    let reply = openai_chat::reply(&answered, PartPolicy::Placeholder)?;
+    let reply = OpenAiChat::reply(&answered, PartPolicy::Placeholder)?;
     transcript.extend(
         serde_json::to_value(&reply)?
             .as_array()

@@ -88,7 +88,7 @@
 //! caught, every call answered exactly once, in call order, under its id.
 //!
 //! ```
-//! use toolresult::provider::{openai_chat, PartPolicy};
+//! use toolresult::provider::{OpenAiChat, PartPolicy, Provider};
 //! use toolresult::tool;
 //! use toolresult::toolbox::Toolbox;
 //!
@@ -101,9 +101,9 @@
 //!
 //! let message = r#"{"role":"assistant","content":null,"tool_calls":[
 //!     {"id":"call_1","type":"function","function":{"name":"add","arguments":"{\"a\":2,\"b\":40}"}}]}"#;
-//! let outcomes = toolbox.run(openai_chat::read_calls(message)?).await;
+//! let outcomes = toolbox.run(OpenAiChat::read_calls(message)?).await;
 //! assert_eq!(
-//!     serde_json::to_string(&openai_chat::reply(&outcomes, PartPolicy::Strict)?)?,
+//!     serde_json::to_string(&OpenAiChat::reply(&outcomes, PartPolicy::Strict)?)?,
 //!     r#"[{"role":"tool","tool_call_id":"call_1","content":"42"}]"#
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -120,19 +120,20 @@
 //! ([`Lowered::structured_content`]).
 //!
 //! ```
-//! use toolresult::provider::{anthropic, mcp, PartPolicy, ToolCall};
+//! use toolresult::provider::{Anthropic, Mcp, PartPolicy, Provider, ToolCall};
 //! use toolresult::{IntoToolResult, ToolResult};
 //!
 //! #[derive(serde::Serialize)]
 //! struct Weather { city: &'static str, celsius: f32 }
 //!
 //! let lowered = ToolResult::<_>::ok(Weather { city: "Oslo", celsius: -3.5 }).lower();
-//! let block = anthropic::render(ToolCall::new("toolu_1", "weather"), &lowered.result, PartPolicy::Strict)?;
+//! let answer = (ToolCall::new("toolu_1", "weather"), &lowered.result);
+//! let block = Anthropic::render(&answer, PartPolicy::Strict)?;
 //! assert_eq!(
 //!     serde_json::to_string(&block)?,
 //!     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"city\":\"Oslo\",\"celsius\":-3.5}"}"#
 //! );
-//! let answer = serde_json::to_value(mcp::render(&lowered.result, lowered.structured_content()))?;
+//! let answer = serde_json::to_value(Mcp::render(&(ToolCall::new("7", "weather"), &lowered), PartPolicy::Strict)?)?;
 //! assert_eq!(answer["structuredContent"]["celsius"], -3.5);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -7,7 +7,10 @@ use std::sync::Mutex;
 use serde_json::{Value, json};
 use toolresult::budget::{Artifact, ArtifactError, ArtifactId, ArtifactStore, Budget, MemoryStore};
 use toolresult::canonical::ContentPart;
-use toolresult::provider::{Arguments, Call, PartPolicy, anthropic, mcp};
+use toolresult::provider::{
+    Anthropic, Call, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
+};
+use toolresult::tool::Arguments;
 use toolresult::tool::{self, ToolSafety};
 use toolresult::toolbox::Toolbox;
 use toolresult::{IntoToolResult, ToolResult};
@@ -165,12 +168,8 @@ fn twelve_images_keep_four_and_name_the_rest() {
     }
     // Anthropic: the output and the lines for the rest (its text blocks
     // first), then the four images.
-    let block = anthropic::render(
-        toolresult::provider::ToolCall::new("toolu_1", "screens"),
-        &cut.result,
-        PartPolicy::Strict,
-    )
-    .unwrap();
+    let answer = (ToolCall::new("toolu_1", "screens"), &cut.result);
+    let block = Anthropic::render(&answer, PartPolicy::Strict).unwrap();
     let block = serde_json::to_value(block).unwrap();
     let kinds: Vec<&str> = block["content"]
         .as_array()
@@ -234,8 +233,10 @@ fn structured_content_is_sent_only_when_the_cut_value_keeps_the_schema() {
     assert!(serde_json::from_str::<Value>(&withheld.result.output).is_ok());
     let notice = withheld.result.parts.last().unwrap().as_text().unwrap();
     assert!(notice.ends_with(" structuredContent is withheld: the value cut to fit no longer matches the output schema."), "{notice}");
-    let answer =
-        serde_json::to_value(mcp::render(&withheld.result, withheld.structured_content())).unwrap();
+    let answer = serde_json::to_value(
+        Mcp::render(&(ToolCall::new("1", "tool"), &withheld), PartPolicy::Strict).unwrap(),
+    )
+    .unwrap();
     assert!(answer.get("structuredContent").is_none());
     assert_eq!(answer["content"][1]["type"], "resource_link");
 }
@@ -335,33 +336,37 @@ fn every_provider_but_mcp_names_the_artifact_link_in_a_line() {
     let call = toolresult::provider::ToolCall::new("c1", "log");
     let line = "[output.txt: artifact://art_1]";
     let anthropic =
-        serde_json::to_value(anthropic::render(call, &cut.result, PartPolicy::Strict).unwrap())
+        serde_json::to_value(Anthropic::render(&(call, &cut.result), PartPolicy::Strict).unwrap())
             .unwrap();
     assert_eq!(
         anthropic["content"][1],
         json!({"type": "text", "text": line})
     );
     let responses = serde_json::to_value(
-        toolresult::provider::openai_responses::render(call, &cut.result, PartPolicy::Strict)
-            .unwrap(),
+        OpenAiResponses::render(&(call, &cut.result), PartPolicy::Strict).unwrap(),
     )
     .unwrap();
     assert_eq!(
         responses["output"][1],
         json!({"type": "input_text", "text": line})
     );
-    let gemini = serde_json::to_value(
-        toolresult::provider::gemini::render(call, &cut.result, PartPolicy::Strict).unwrap(),
-    )
-    .unwrap();
+    let gemini =
+        serde_json::to_value(Gemini::render(&(call, &cut.result), PartPolicy::Strict).unwrap())
+            .unwrap();
     assert_eq!(gemini[1], json!({"text": line}));
     let chat = serde_json::to_value(
-        toolresult::provider::openai_chat::reply(&[(call, &cut.result)], PartPolicy::Strict)
-            .unwrap(),
+        OpenAiChat::reply(&[(call, &cut.result)], PartPolicy::Strict).unwrap(),
     )
     .unwrap();
     assert_eq!(chat[1]["content"][1], json!({"type": "text", "text": line}));
-    let mcp = serde_json::to_value(mcp::render(&cut.result, None)).unwrap();
+    let mcp = serde_json::to_value(
+        Mcp::render(
+            &(ToolCall::new("1", "tool"), &cut.result),
+            PartPolicy::Strict,
+        )
+        .unwrap(),
+    )
+    .unwrap();
     assert_eq!(
         mcp["content"][1],
         json!({"type": "resource_link", "uri": "artifact://art_1", "name": "output.txt", "mimeType": "text/plain"})

@@ -20,6 +20,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use toolresult::canonical::{self, ContentPart, PartLimit};
+use toolresult::provider::{Gemini, Mcp, Provider};
 use toolresult::retry::{Cancelled, Classification, Decision, RetryPolicy, StopReason};
 use toolresult::tool::{self, ToolSafety};
 use toolresult::{Failure, IntoToolResult, ToolResult};
@@ -331,7 +332,7 @@ fn a_part_over_the_default_limit_does_not_parse() {
         "content": [{"type": "image", "mimeType": "image/png", "data": data}],
         "isError": false
     });
-    let err = toolresult::provider::mcp::from_value(&mcp).unwrap_err();
+    let err = Mcp::read_result_value(&mcp).unwrap_err();
     assert!(
         err.to_string().contains(OVER),
         "{}",
@@ -480,7 +481,7 @@ fn a_gemini_declaration_of_a_very_recursive_type_stays_small() {
     let (bytes, took) = bounded::within(DEADLINE, || {
         let t = tool::function("grow", "Grows", |_: Thirteen| "ok").expect("a valid tool name");
         let started = std::time::Instant::now();
-        let declared = serde_json::to_string(&toolresult::provider::gemini::declare(&t)).unwrap();
+        let declared = serde_json::to_string(&Gemini::declare(&t)).unwrap();
         (declared.len(), started.elapsed())
     });
     println!("the declaration: {bytes} bytes in {took:?}");

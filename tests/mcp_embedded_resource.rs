@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::mcp;
+use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
 
 /// `EmbeddedResource` and `BlobResourceContents` as the MCP schema
 /// (revision 2025-06-18, `schema.json`) defines them.
@@ -29,7 +29,11 @@ fn embedded_resource_schema() -> Value {
 
 fn resource_block(part: ContentPart) -> Value {
     let result = ToolResult::ok("the report").with_parts([part]);
-    serde_json::to_value(mcp::render(&result, None)).unwrap()["content"][1].clone()
+    serde_json::to_value(
+        Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+    )
+    .unwrap()["content"][1]
+        .clone()
 }
 
 fn pdf() -> ContentPart {
@@ -82,17 +86,34 @@ fn the_old_bare_names_fail_the_schema() {
 fn the_name_reads_back_from_the_uri() {
     for name in ["q3.pdf", "Q3 report (final).pdf", "rapport-été.pdf"] {
         let result = ToolResult::ok("the report").with_parts([pdf().with_name(name)]);
-        let back =
-            mcp::from_value(&serde_json::to_value(mcp::render(&result, None)).unwrap()).unwrap();
+        let back = Mcp::read_result_value(
+            &serde_json::to_value(
+                Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+            )
+            .unwrap(),
+        )
+        .unwrap();
         assert_eq!(back, result, "{name}");
     }
     // A name is never a path: only its last segment comes back.
     let result = ToolResult::ok("the report").with_parts([pdf().with_name("a/b.pdf")]);
-    let back = mcp::from_value(&serde_json::to_value(mcp::render(&result, None)).unwrap()).unwrap();
+    let back = Mcp::read_result_value(
+        &serde_json::to_value(
+            Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
     assert_eq!(back.parts[0].name(), Some("b.pdf"));
     // A file without a name reads back named for the fixed uri.
     let result = ToolResult::ok("the report").with_parts([pdf()]);
-    let back = mcp::from_value(&serde_json::to_value(mcp::render(&result, None)).unwrap()).unwrap();
+    let back = Mcp::read_result_value(
+        &serde_json::to_value(
+            Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
     assert_eq!(back.parts[0].name(), Some("attachment"));
 }
 
@@ -104,7 +125,7 @@ fn other_servers_uris_still_name_the_part_by_their_last_segment() {
         {"type": "resource", "resource": {"uri": "file:///srv/out/q5.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}},
         {"type": "resource", "resource": {"uri": "file:///..%2F..%2Fetc%2Fpasswd", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}}
     ]});
-    let back = mcp::from_value(&answer).unwrap();
+    let back = Mcp::read_result_value(&answer).unwrap();
     let names: Vec<_> = back.parts.iter().map(|p| p.name()).collect();
     assert_eq!(
         names,

@@ -1,6 +1,6 @@
-//! The three ways to read an MCP `CallToolResult`: `mcp::from_str` and
-//! `mcp::from_slice` (the fast path, strings borrowed from the input) and
-//! `mcp::from_value` (for a caller holding a `Value`) read every result
+//! The three ways to read an MCP `CallToolResult`: `Mcp::read_result` from
+//! text and from bytes (the fast path, strings borrowed from the input) and
+//! `Mcp::read_result_value` (for a caller holding a `Value`) read every result
 //! alike, well-formed or hostile, with the same messages; and each refuses
 //! a part over the size limit from the length of its base64, before any of
 //! it is decoded.
@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use strategies::{config, json_value, mime_type, tool_result};
 use toolresult::canonical::{PartLimit, ToolResult};
-use toolresult::provider::{ConvertError, mcp};
+use toolresult::provider::{ConvertError, Mcp, PartPolicy, Provider, ToolCall};
 
 fn fail(e: impl std::fmt::Display) -> TestCaseError {
     TestCaseError::fail(e.to_string())
@@ -27,9 +27,9 @@ fn outcome(read: Result<ToolResult, ConvertError>) -> Result<ToolResult, String>
 /// The three paths on one value: all give the same outcome, returned.
 fn read_all_three(value: &Value) -> Result<Result<ToolResult, String>, TestCaseError> {
     let text = serde_json::to_string(value).map_err(fail)?;
-    let by_value = outcome(mcp::from_value(value));
-    let by_str = outcome(mcp::from_str(&text));
-    let by_slice = outcome(mcp::from_slice(text.as_bytes()));
+    let by_value = outcome(Mcp::read_result_value(value));
+    let by_str = outcome(Mcp::read_result(&text));
+    let by_slice = outcome(Mcp::read_result(text.as_bytes()));
     prop_assert_eq!(&by_str, &by_value, "from_str and from_value on {}", text);
     prop_assert_eq!(
         &by_slice,
@@ -156,7 +156,7 @@ proptest! {
 
     #[test]
     fn the_three_paths_agree_on_rendered_results(result in tool_result()) {
-        let value = serde_json::to_value(mcp::render(&result, None)).map_err(fail)?;
+        let value = serde_json::to_value(Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap()).map_err(fail)?;
         let read = read_all_three(&value)?;
         prop_assert!(read.is_ok(), "{:?} reading {}", read, value);
     }
@@ -185,10 +185,10 @@ fn an_oversized_block_is_refused_before_decoding_on_every_path() {
             "content[1]: the part's `data` is 9 bytes, over the part size limit of 5 bytes";
         let limit = PartLimit::new(5);
         for err in [
-            limit.parse(|| mcp::from_value(&value)).unwrap_err(),
-            limit.parse(|| mcp::from_str(&text)).unwrap_err(),
+            limit.parse(|| Mcp::read_result_value(&value)).unwrap_err(),
+            limit.parse(|| Mcp::read_result(&text)).unwrap_err(),
             limit
-                .parse(|| mcp::from_slice(text.as_bytes()))
+                .parse(|| Mcp::read_result(text.as_bytes()))
                 .unwrap_err(),
         ] {
             assert!(
@@ -199,16 +199,19 @@ fn an_oversized_block_is_refused_before_decoding_on_every_path() {
         }
         // At the limit it reads, on every path.
         let at_limit = value.to_string().replace(data, "AAAAAAA=");
-        let read = limit.parse(|| mcp::from_str(&at_limit)).unwrap();
+        let read = limit.parse(|| Mcp::read_result(&at_limit)).unwrap();
         assert_eq!(read.parts[0].byte_len(), 5);
         assert_eq!(
             limit
-                .parse(|| mcp::from_slice(at_limit.as_bytes()))
+                .parse(|| Mcp::read_result(at_limit.as_bytes()))
                 .unwrap(),
             read
         );
         let as_value: Value = serde_json::from_str(&at_limit).unwrap();
-        assert_eq!(limit.parse(|| mcp::from_value(&as_value)).unwrap(), read);
+        assert_eq!(
+            limit.parse(|| Mcp::read_result_value(&as_value)).unwrap(),
+            read
+        );
     }
 }
 
@@ -221,10 +224,13 @@ fn an_image_over_the_default_limit_is_refused_on_every_path() {
     let value = json!({"content": [{"type": "image", "mimeType": "image/png", "data": data}]});
     let text = value.to_string();
     let over = "content[0]: the part's `data` is 26214402 bytes, over the part size limit of 20971520 bytes";
-    assert_eq!(mcp::from_value(&value).unwrap_err().to_string(), over);
-    assert_eq!(mcp::from_str(&text).unwrap_err().to_string(), over);
     assert_eq!(
-        mcp::from_slice(text.as_bytes()).unwrap_err().to_string(),
+        Mcp::read_result_value(&value).unwrap_err().to_string(),
+        over
+    );
+    assert_eq!(Mcp::read_result(&text).unwrap_err().to_string(), over);
+    assert_eq!(
+        Mcp::read_result(text.as_bytes()).unwrap_err().to_string(),
         over
     );
 }
@@ -240,14 +246,14 @@ fn escaped_strings_read_through_the_owned_fallback() {
         {"type":"image","mimeType":"image\/gif","data":"\u0052\u0030lGOA=="},
         {"type":"resource","resource":{"uri":"file:\/\/\/r%2Fx.pdf","blob":"JVBERi0\/"}}
     ]}"#;
-    let read = mcp::from_str(text).unwrap();
+    let read = Mcp::read_result(text).unwrap();
     assert_eq!(read.output, "a\nb");
     assert_eq!(read.parts[0].mime_type(), Some("image/gif"));
     assert_eq!(read.parts[0].byte_len(), 4);
     assert_eq!(read.parts[1].name(), Some("x.pdf"));
-    assert_eq!(mcp::from_slice(text.as_bytes()).unwrap(), read);
+    assert_eq!(Mcp::read_result(text.as_bytes()).unwrap(), read);
     let value: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(mcp::from_value(&value).unwrap(), read);
+    assert_eq!(Mcp::read_result_value(&value).unwrap(), read);
 }
 
 #[test]
@@ -268,20 +274,23 @@ fn checks_run_in_one_order_whatever_the_order_of_keys() {
             "content[0]: invalid base64 in `data`: invalid character `!` at offset 0",
         ),
     ] {
-        assert_eq!(mcp::from_str(text).unwrap_err().to_string(), message);
+        assert_eq!(Mcp::read_result(text).unwrap_err().to_string(), message);
         let value: Value = serde_json::from_str(text).unwrap();
-        assert_eq!(mcp::from_value(&value).unwrap_err().to_string(), message);
+        assert_eq!(
+            Mcp::read_result_value(&value).unwrap_err().to_string(),
+            message
+        );
     }
 }
 
 #[test]
 fn a_repeated_key_keeps_its_last_value_as_a_value_does() {
     let text = r#"{"content":[{"type":"text","text":"first","text":"last"}],"isError":true,"isError":false}"#;
-    let read = mcp::from_str(text).unwrap();
+    let read = Mcp::read_result(text).unwrap();
     assert_eq!(read.output, "last");
     assert!(!read.is_error);
     let value: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(mcp::from_value(&value).unwrap(), read);
+    assert_eq!(Mcp::read_result_value(&value).unwrap(), read);
 }
 
 #[test]
@@ -292,7 +301,7 @@ fn text_that_is_not_json_is_a_json_error() {
         r#"{"content":[]} x"#,
         r#"{"content":[{"type":"text","text":"a"#,
     ] {
-        let err = mcp::from_str(text).unwrap_err();
+        let err = Mcp::read_result(text).unwrap_err();
         assert!(matches!(err, ConvertError::Json { .. }), "{err:?}");
         assert!(
             err.to_string()
@@ -300,12 +309,12 @@ fn text_that_is_not_json_is_a_json_error() {
             "{err}"
         );
         assert!(matches!(
-            mcp::from_slice(text.as_bytes()).unwrap_err(),
+            Mcp::read_result(text.as_bytes()).unwrap_err(),
             ConvertError::Json { .. }
         ));
     }
     let err =
-        mcp::from_slice(b"{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}").unwrap_err();
+        Mcp::read_result(b"{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}").unwrap_err();
     assert!(matches!(err, ConvertError::Json { .. }), "{err:?}");
 }
 
@@ -317,13 +326,16 @@ fn an_unknown_content_type_is_cut_to_64_characters() {
         "content[0]: unknown content type `{}…`: expected one of `text`, `image`, `audio`, `resource`, `resource_link`",
         "v".repeat(64)
     );
-    assert_eq!(mcp::from_value(&value).unwrap_err().to_string(), expected);
     assert_eq!(
-        mcp::from_str(&value.to_string()).unwrap_err().to_string(),
+        Mcp::read_result_value(&value).unwrap_err().to_string(),
+        expected
+    );
+    assert_eq!(
+        Mcp::read_result(value.to_string()).unwrap_err().to_string(),
         expected
     );
     let exact = "w".repeat(64);
-    let err = mcp::from_value(&json!({"content": [{"type": exact}]})).unwrap_err();
+    let err = Mcp::read_result_value(&json!({"content": [{"type": exact}]})).unwrap_err();
     assert!(
         matches!(&err, ConvertError::UnknownContentType { type_name, .. } if *type_name == exact),
         "{err:?}"

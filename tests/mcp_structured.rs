@@ -6,7 +6,7 @@ use support::call;
 
 use serde::Serialize;
 use toolresult::canonical::ContentPart;
-use toolresult::provider::mcp;
+use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
 use toolresult::tool;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
 
@@ -49,8 +49,10 @@ fn output_is_the_json_of_the_value_in_field_order() {
 #[test]
 fn text_block_is_output_byte_for_byte() {
     let lowered = ToolResult::<_>::ok(report()).lower();
-    let answer =
-        serde_json::to_string(&mcp::render(&lowered.result, lowered.structured_content())).unwrap();
+    let answer = serde_json::to_string(
+        &Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
+    )
+    .unwrap();
     let expected = format!(
         r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{REPORT_JSON},"isError":false}}"#,
         serde_json::to_string(REPORT_JSON).unwrap()
@@ -63,13 +65,21 @@ fn text_block_is_output_byte_for_byte() {
 #[test]
 fn round_trip_gives_output_back_byte_for_byte() {
     let lowered = ToolResult::<_>::ok(report()).lower();
-    let answer =
-        serde_json::to_value(mcp::render(&lowered.result, lowered.structured_content())).unwrap();
-    let back = mcp::from_value(&answer).unwrap();
+    let answer = serde_json::to_value(
+        Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
+    )
+    .unwrap();
+    let back = Mcp::read_result_value(&answer).unwrap();
     assert_eq!(back.output, REPORT_JSON);
     assert_eq!(back, lowered.result);
     // A second trip changes nothing.
-    let again = mcp::from_value(&serde_json::to_value(mcp::render(&back, None)).unwrap()).unwrap();
+    let again = Mcp::read_result_value(
+        &serde_json::to_value(
+            Mcp::render(&(ToolCall::new("1", "tool"), &back), PartPolicy::Strict).unwrap(),
+        )
+        .unwrap(),
+    )
+    .unwrap();
     assert_eq!(again, back);
 }
 
@@ -86,7 +96,7 @@ fn a_tool_call_carries_the_same_structured_content() {
         lowered.structured_content().map(|raw| raw.get()),
         Some(REPORT_JSON)
     );
-    let declared = serde_json::to_value(mcp::declare(&weather)).unwrap();
+    let declared = serde_json::to_value(Mcp::declare(&weather)).unwrap();
     assert_eq!(declared["outputSchema"]["type"], "object");
 }
 
@@ -132,7 +142,7 @@ fn a_peer_that_reorders_structured_content_still_reads_back_its_text() {
         "isError": false
     });
     assert_eq!(
-        mcp::from_value(&answer).unwrap().output,
+        Mcp::read_result_value(&answer).unwrap().output,
         "{\"b\":1,\"a\":\"x&y\"}"
     );
     // Without a matching text block, the contract's own JSON of the value.
@@ -142,23 +152,23 @@ fn a_peer_that_reorders_structured_content_still_reads_back_its_text() {
         "isError": false
     });
     assert_eq!(
-        mcp::from_value(&answer).unwrap().output,
+        Mcp::read_result_value(&answer).unwrap().output,
         r#"{"rows":"\u003c3\u003e"}"#
     );
 }
 
 #[test]
 fn a_turn_reply_keeps_structured_content_from_a_lowered_pair() {
-    use toolresult::provider::ToolCall;
+    use toolresult::provider::{Provider, ToolCall};
     let lowered = ToolResult::<_>::ok(report()).lower();
     let with = [(ToolCall::new("1", "weather"), &lowered)];
-    let answers = serde_json::to_value(mcp::reply(&with)).unwrap();
+    let answers = serde_json::to_value(Mcp::reply(&with, PartPolicy::Strict).unwrap()).unwrap();
     assert_eq!(
         answers[0]["structuredContent"],
         serde_json::from_str::<serde_json::Value>(REPORT_JSON).unwrap()
     );
     // A canonical result alone has none to give.
     let without = [(ToolCall::new("1", "weather"), &lowered.result)];
-    let answers = serde_json::to_value(mcp::reply(&without)).unwrap();
+    let answers = serde_json::to_value(Mcp::reply(&without, PartPolicy::Strict).unwrap()).unwrap();
     assert!(answers[0].get("structuredContent").is_none());
 }

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 use toolresult::canonical::{ContentPart, PartKind, ToolResult};
-use toolresult::provider::{PartPolicy, ToolCall, anthropic};
+use toolresult::provider::{Anthropic, Mcp, PartPolicy, Provider, ToolCall};
 
 /// The image media types Anthropic's Messages API documents for a base64
 /// image source, each with spellings a tool might use.
@@ -17,12 +17,8 @@ const ANTHROPIC_IMAGES: [(&str, &[&str]); 4] = [
 
 fn anthropic_media_type(part: ContentPart) -> Value {
     let result = ToolResult::ok("an image").with_parts([part]);
-    let block = anthropic::render(
-        ToolCall::new("toolu_1", "shot"),
-        &result,
-        PartPolicy::Strict,
-    )
-    .unwrap();
+    let answer = (ToolCall::new("toolu_1", "shot"), &result);
+    let block = Anthropic::render(&answer, PartPolicy::Strict).unwrap();
     let value = serde_json::to_value(&block).unwrap();
     value["content"][1]["source"]["media_type"].clone()
 }
@@ -64,7 +60,7 @@ fn parsing_writes_the_mime_type_in_lower_case() {
         }
     }
     // From MCP too.
-    let read = toolresult::provider::mcp::from_value(&json!({
+    let read = Mcp::read_result_value(&json!({
         "content": [{"type": "image", "mimeType": "Image/PNG", "data": "R0lGOA=="}]
     }))
     .unwrap();

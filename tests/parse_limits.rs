@@ -6,6 +6,7 @@
 use serde::Deserialize;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
+use toolresult::provider::Mcp;
 
 /// A result with one image part of `bytes` zero bytes (`bytes` a multiple
 /// of 3), its base64 ending in `last` in place of its last character.
@@ -107,7 +108,7 @@ fn the_limit_applies_to_mcp_results_and_types_that_hold_parts() {
         "content": [{"type": "audio", "mimeType": "audio/wav", "data": "AAAAAAAA"}]
     });
     let err = PartLimit::new(5)
-        .parse(|| toolresult::provider::mcp::from_value(&mcp))
+        .parse(|| Mcp::read_result_value(&mcp))
         .unwrap_err();
     assert!(
         err.to_string()

@@ -14,7 +14,8 @@ use strategies::{config, json_map, json_value, part, tool_result};
 use toolresult::IntoToolResult;
 use toolresult::canonical::{ContentPart, MediaSource, PartKind, ToolResult};
 use toolresult::provider::{
-    PartPolicy, RenderError, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
+    Answered, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
+    RenderError, ToolCall,
 };
 
 fn fail(e: impl std::fmt::Display) -> TestCaseError {
@@ -145,8 +146,11 @@ fn mcp_trip(
     result: &ToolResult,
     structured: Option<&RawValue>,
 ) -> Result<ToolResult, TestCaseError> {
-    let json = serde_json::to_value(mcp::render(result, structured)).map_err(fail)?;
-    mcp::from_value(&json).map_err(|e| fail(format!("{e} reading {json}")))
+    let json = serde_json::to_value(
+        Mcp::render(&WithStructured(result, structured), PartPolicy::Strict).unwrap(),
+    )
+    .map_err(fail)?;
+    Mcp::read_result_value(&json).map_err(|e| fail(format!("{e} reading {json}")))
 }
 
 proptest! {
@@ -157,15 +161,15 @@ proptest! {
         let call = ToolCall::new("call_1", "lookup");
         // One call's messages: its tool message, then any user message.
         let one_call = [(call, &result)];
-        let messages = openai_chat::reply(&one_call, PartPolicy::Placeholder).map_err(fail)?;
+        let messages = OpenAiChat::reply(&one_call, PartPolicy::Placeholder).map_err(fail)?;
         prop_assert!(messages.len() == 1 || messages.len() == 2);
         serde_json::to_string(&messages[0]).map_err(fail)?;
         for policy in [PartPolicy::Placeholder, PartPolicy::Strict] {
             let turn = [(call, &result), (ToolCall::new("call_2", "again"), &result)];
-            check_rendering(&result, policy, openai_chat::reply(&turn, policy))?;
-            check_rendering(&result, policy, openai_responses::render(call, &result, policy))?;
-            check_rendering(&result, policy, anthropic::render(call, &result, policy))?;
-            check_rendering(&result, policy, gemini::render(call, &result, policy))?;
+            check_rendering(&result, policy, OpenAiChat::reply(&turn, policy))?;
+            check_rendering(&result, policy, OpenAiResponses::render(&(call, &result), policy))?;
+            check_rendering(&result, policy, Anthropic::render(&(call, &result), policy))?;
+            check_rendering(&result, policy, Gemini::render(&(call, &result), policy))?;
         }
     }
 
@@ -236,7 +240,10 @@ fn mcp_drops_the_names_it_has_no_field_for() {
         .with_name("reports/q3.pdf");
     let unnamed = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf").unwrap();
     let result = ToolResult::ok("three").with_parts([png, pdf, unnamed]);
-    let json = serde_json::to_value(mcp::render(&result, None)).unwrap();
+    let json = serde_json::to_value(
+        Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+    )
+    .unwrap();
     assert_eq!(
         json["content"][2]["resource"]["uri"],
         json!("file:///reports%2Fq3.pdf")
@@ -245,8 +252,25 @@ fn mcp_drops_the_names_it_has_no_field_for() {
         json["content"][3]["resource"]["uri"],
         json!("file:///attachment")
     );
-    let back = mcp::from_value(&json).unwrap();
+    let back = Mcp::read_result_value(&json).unwrap();
     assert_eq!(back.parts[0].name(), None);
     assert_eq!(back.parts[1].name(), Some("q3.pdf"));
     assert_eq!(back.parts[2].name(), Some("attachment"));
+}
+
+/// A result with the structured content the test chooses, as MCP renders it.
+struct WithStructured<'a>(&'a ToolResult, Option<&'a RawValue>);
+
+impl Answered for WithStructured<'_> {
+    fn call(&self) -> ToolCall<'_> {
+        ToolCall::new("1", "tool")
+    }
+
+    fn result(&self) -> &ToolResult {
+        self.0
+    }
+
+    fn structured_content(&self) -> Option<&RawValue> {
+        self.1
+    }
 }

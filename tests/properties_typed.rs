@@ -15,7 +15,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use toolresult::canonical::{self, ContentPart};
 use toolresult::provider::{
-    PartPolicy, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
+    Answered, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
 };
 use toolresult::{Failure, IntoToolResult, Lowered, ToolResult};
 
@@ -151,19 +151,20 @@ fn provider_views(lowered: Lowered) -> Vec<String> {
     let mut views = Vec::new();
     for policy in [PartPolicy::Placeholder, PartPolicy::Strict] {
         let answers = [(call, result)];
-        views.extend(rendered(openai_chat::reply(&answers, policy)));
-        views.extend(rendered(openai_responses::reply(&answers, policy)));
-        views.extend(rendered(anthropic::reply(&answers, policy)));
-        views.extend(rendered(gemini::reply(&answers, policy)));
-        views.extend(rendered(openai_responses::render(call, result, policy)));
-        views.extend(rendered(anthropic::render(call, result, policy)));
-        views.extend(rendered(gemini::render(call, result, policy)));
+        views.extend(rendered(OpenAiChat::reply(&answers, policy)));
+        views.extend(rendered(OpenAiResponses::reply(&answers, policy)));
+        views.extend(rendered(Anthropic::reply(&answers, policy)));
+        views.extend(rendered(Gemini::reply(&answers, policy)));
+        views.extend(rendered(OpenAiResponses::render(&(call, result), policy)));
+        views.extend(rendered(Anthropic::render(&(call, result), policy)));
+        views.extend(rendered(Gemini::render(&(call, result), policy)));
     }
     for structured in [None, any_json, lowered.structured_content()] {
-        let answer = mcp::render(result, structured);
+        let with = WithStructured(result, structured);
+        let answer = Mcp::render(&with, PartPolicy::Strict).unwrap();
         views.extend(rendered(Ok::<_, String>(&answer)));
         let json = serde_json::to_value(&answer).unwrap();
-        views.extend(rendered(mcp::from_value(&json)));
+        views.extend(rendered(Mcp::read_result_value(&json)));
     }
     #[cfg(feature = "toolnexus")]
     views.extend(rendered(Ok::<_, String>(toolnexus::ToolResult::from(
@@ -264,5 +265,22 @@ proptest! {
         for view in provider_views(lowered) {
             prop_assert!(!view.contains(SECRET), "leaked in a rendering: {}", view);
         }
+    }
+}
+
+/// A result with the structured content the test chooses, as MCP renders it.
+struct WithStructured<'a>(&'a canonical::ToolResult, Option<&'a RawValue>);
+
+impl Answered for WithStructured<'_> {
+    fn call(&self) -> ToolCall<'_> {
+        ToolCall::new("1", "tool")
+    }
+
+    fn result(&self) -> &canonical::ToolResult {
+        self.0
+    }
+
+    fn structured_content(&self) -> Option<&RawValue> {
+        self.1
     }
 }

@@ -4,8 +4,9 @@
 
 use serde_json::{Value, json};
 use toolresult::provider::{
-    Arguments, Call, ReadCallsError, anthropic, gemini, mcp, openai_chat, openai_responses,
+    Anthropic, Call, Gemini, Mcp, OpenAiChat, OpenAiResponses, Provider, ReadCallsError,
 };
+use toolresult::tool::Arguments;
 
 /// A documented example message, as stored in `tests/data/`.
 fn data(name: &str) -> String {
@@ -42,7 +43,7 @@ fn openai_chat_documented_function_call() {
         "/choices/0/message",
     );
     assert_eq!(
-        openai_chat::read_calls(&message).unwrap(),
+        OpenAiChat::read_calls(&message).unwrap(),
         [text(
             "call_abc123",
             "get_current_weather",
@@ -55,7 +56,7 @@ fn openai_chat_documented_function_call() {
 #[test]
 fn openai_chat_documented_text_answer_has_no_calls() {
     let message = part(&data("openai_chat_default.json"), "/choices/0/message");
-    assert_eq!(openai_chat::read_calls(&message).unwrap(), []);
+    assert_eq!(OpenAiChat::read_calls(&message).unwrap(), []);
 }
 
 // Responses API reference, "Create a model response", example "Functions" (response).
@@ -63,7 +64,7 @@ fn openai_chat_documented_text_answer_has_no_calls() {
 fn openai_responses_documented_function_call() {
     let output = part(&data("openai_responses_function_calling.json"), "/output");
     assert_eq!(
-        openai_responses::read_calls(&output).unwrap(),
+        OpenAiResponses::read_calls(&output).unwrap(),
         [text(
             "call_unLAR8MvFNptuiZK6K6HCy5k",
             "get_current_weather",
@@ -77,7 +78,7 @@ fn openai_responses_documented_function_call() {
 #[test]
 fn openai_responses_documented_other_items_are_skipped() {
     let output = part(&data("openai_responses_web_search.json"), "/output");
-    assert_eq!(openai_responses::read_calls(&output).unwrap(), []);
+    assert_eq!(OpenAiResponses::read_calls(&output).unwrap(), []);
 }
 
 // Anthropic docs, "Tool use examples" (docs.anthropic.com/es/docs/tool-use-examples),
@@ -86,7 +87,7 @@ fn openai_responses_documented_other_items_are_skipped() {
 fn anthropic_documented_tool_use() {
     let message = data("anthropic_tool_use_examples_single_tool.json");
     assert_eq!(
-        anthropic::read_calls(&message).unwrap(),
+        Anthropic::read_calls(&message).unwrap(),
         [json(
             "toolu_01A09q90qw90lq917835lq9",
             "get_weather",
@@ -99,7 +100,7 @@ fn anthropic_documented_tool_use() {
 #[test]
 fn anthropic_documented_final_answer_has_no_calls() {
     let message = data("anthropic_tool_use_examples_final_answer.json");
-    assert_eq!(anthropic::read_calls(&message).unwrap(), []);
+    assert_eq!(Anthropic::read_calls(&message).unwrap(), []);
 }
 
 // Gemini API cookbook, "Function calling with REST" (quickstarts/rest/Function_calling_REST.ipynb),
@@ -111,7 +112,7 @@ fn gemini_documented_function_call_without_id() {
         "/candidates/0/content",
     );
     assert_eq!(
-        gemini::read_calls(&content).unwrap(),
+        Gemini::read_calls(&content).unwrap(),
         [json(
             "",
             "find_theaters",
@@ -124,7 +125,7 @@ fn gemini_documented_function_call_without_id() {
 #[test]
 fn mcp_documented_tools_call() {
     assert_eq!(
-        mcp::read_calls(&data("mcp_tools_call_request.json")).unwrap(),
+        Mcp::read_calls(&data("mcp_tools_call_request.json")).unwrap(),
         [json("2", "get_weather", json!({"location": "New York"}))]
     );
 }
@@ -133,7 +134,7 @@ fn mcp_documented_tools_call() {
 #[test]
 fn mcp_documented_tools_list_is_another_method() {
     assert_eq!(
-        error(mcp::read_calls(&data("mcp_tools_list_request.json"))),
+        error(Mcp::read_calls(&data("mcp_tools_list_request.json"))),
         r#"mcp tools/call request: method: expected "tools/call", found "tools/list""#
     );
 }
@@ -143,19 +144,19 @@ fn mcp_documented_tools_list_is_another_method() {
 #[test]
 fn whole_responses_are_named_not_read_as_empty() {
     assert_eq!(
-        error(openai_chat::read_calls(&data(
+        error(OpenAiChat::read_calls(&data(
             "openai_chat_function_calling.json"
         ))),
         "openai chat message: expected an assistant message (a completion's `choices[0].message`), found a whole completion"
     );
     assert_eq!(
-        error(openai_responses::read_calls(&data(
+        error(OpenAiResponses::read_calls(&data(
             "openai_responses_function_calling.json"
         ))),
         "openai responses: output: invalid type: map, expected a sequence"
     );
     assert_eq!(
-        error(gemini::read_calls(&data(
+        error(Gemini::read_calls(&data(
             "gemini_rest_single_turn_response.json"
         ))),
         "gemini content: expected a candidate's content (`candidates[0].content`), found a whole response"
@@ -170,7 +171,7 @@ fn parallel_calls_keep_their_order() {
         {"id":"call_a","type":"function","function":{"name":"get_weather","arguments":"{\"location\":\"Paris, France\"}"}},
         {"id":"call_b","type":"function","function":{"name":"get_weather","arguments":"{\"location\":\"Bogotá, Colombia\"}"}}]}"#;
     assert_eq!(
-        openai_chat::read_calls(chat).unwrap(),
+        OpenAiChat::read_calls(chat).unwrap(),
         [
             text("call_a", "get_weather", r#"{"location":"Paris, France"}"#),
             text(
@@ -187,7 +188,7 @@ fn parallel_calls_keep_their_order() {
         {"functionCall":{"name":"start_music","args":{"energetic":true,"loud":true}}},
         {"function_call":{"name":"dim_lights","args":{"brightness":0.5}}}]}"#;
     assert_eq!(
-        gemini::read_calls(gemini).unwrap(),
+        Gemini::read_calls(gemini).unwrap(),
         [
             json("", "power_disco_ball", json!({"power": true})),
             json("", "start_music", json!({"energetic": true, "loud": true})),
@@ -199,7 +200,7 @@ fn parallel_calls_keep_their_order() {
         {"functionCall":{"id":"fc_1","name":"get_current_temperature","args":{"location":"Paris"}}},
         {"functionCall":{"id":"fc_2","name":"get_current_temperature","args":{"location":"London"}}}]}"#;
     assert_eq!(
-        gemini::read_calls(with_ids).unwrap(),
+        Gemini::read_calls(with_ids).unwrap(),
         [
             json(
                 "fc_1",
@@ -236,10 +237,10 @@ fn a_thousand_calls_keep_their_order() {
     let gemini = format!(r#"{{"parts":[{}]}}"#, gemini.join(","));
 
     for calls in [
-        openai_chat::read_calls(&chat).unwrap(),
-        openai_responses::read_calls(&responses).unwrap(),
-        anthropic::read_calls(&anthropic).unwrap(),
-        gemini::read_calls(&gemini).unwrap(),
+        OpenAiChat::read_calls(&chat).unwrap(),
+        OpenAiResponses::read_calls(&responses).unwrap(),
+        Anthropic::read_calls(&anthropic).unwrap(),
+        Gemini::read_calls(&gemini).unwrap(),
     ] {
         assert_eq!(calls.len(), N);
         for (i, call) in calls.iter().enumerate() {
@@ -314,7 +315,7 @@ fn openai_chat_malformed() {
     ];
     for (message, expected) in cases {
         assert_eq!(
-            error(openai_chat::read_calls(message)),
+            error(OpenAiChat::read_calls(message)),
             expected,
             "{message}"
         );
@@ -326,7 +327,7 @@ fn long_values_are_cut_to_64_characters() {
     let long = "x".repeat(100);
     let cut = "x".repeat(64);
     assert_eq!(
-        error(openai_chat::read_calls(&format!(
+        error(OpenAiChat::read_calls(&format!(
             r#"{{"tool_calls":"{long}"}}"#
         ))),
         format!(
@@ -334,18 +335,18 @@ fn long_values_are_cut_to_64_characters() {
         )
     );
     assert_eq!(
-        error(openai_chat::read_calls(&format!(
+        error(OpenAiChat::read_calls(&format!(
             r#"{{"tool_calls":[{{"id":"c","type":"{long}"}}]}}"#
         ))),
         format!(r#"openai chat message: tool_calls[0].type: expected "function", found "{cut}…""#)
     );
     assert_eq!(
-        error(mcp::read_calls(&format!(r#"{{"id":1,"method":"{long}"}}"#))),
+        error(Mcp::read_calls(&format!(r#"{{"id":1,"method":"{long}"}}"#))),
         format!(r#"mcp tools/call request: method: expected "tools/call", found "{cut}…""#)
     );
     let call = |id: &str| format!(r#"{{"type":"tool_use","id":"{id}","name":"f","input":{{}}}}"#);
     assert_eq!(
-        error(anthropic::read_calls(&format!(
+        error(Anthropic::read_calls(&format!(
             r#"{{"content":[{},{}]}}"#,
             call(&long),
             call(&long)
@@ -356,7 +357,7 @@ fn long_values_are_cut_to_64_characters() {
     );
     // A short value is quoted whole.
     assert_eq!(
-        error(openai_chat::read_calls(r#"{"tool_calls":"short"}"#)),
+        error(OpenAiChat::read_calls(r#"{"tool_calls":"short"}"#)),
         r#"openai chat message: tool_calls: invalid type: string "short", expected a sequence"#
     );
 }
@@ -401,7 +402,7 @@ fn openai_responses_malformed() {
     ];
     for (output, expected) in cases {
         assert_eq!(
-            error(openai_responses::read_calls(output)),
+            error(OpenAiResponses::read_calls(output)),
             expected,
             "{output}"
         );
@@ -450,22 +451,22 @@ fn anthropic_malformed() {
         ),
     ];
     for (message, expected) in cases {
-        assert_eq!(error(anthropic::read_calls(message)), expected, "{message}");
+        assert_eq!(error(Anthropic::read_calls(message)), expected, "{message}");
     }
 }
 
 #[test]
 fn anthropic_lenient_where_the_api_is() {
     assert_eq!(
-        anthropic::read_calls(r#"{"role":"assistant","content":"Hello"}"#).unwrap(),
+        Anthropic::read_calls(r#"{"role":"assistant","content":"Hello"}"#).unwrap(),
         []
     );
     assert_eq!(
-        anthropic::read_calls(r#"{"role":"assistant"}"#).unwrap(),
+        Anthropic::read_calls(r#"{"role":"assistant"}"#).unwrap(),
         []
     );
     assert_eq!(
-        anthropic::read_calls(r#"{"content":[{"type":"tool_use","id":"t","name":"now"}]}"#)
+        Anthropic::read_calls(r#"{"content":[{"type":"tool_use","id":"t","name":"now"}]}"#)
             .unwrap(),
         [json("t", "now", json!({}))]
     );
@@ -500,31 +501,31 @@ fn gemini_malformed() {
         ),
     ];
     for (content, expected) in cases {
-        assert_eq!(error(gemini::read_calls(content)), expected, "{content}");
+        assert_eq!(error(Gemini::read_calls(content)), expected, "{content}");
     }
 }
 
 #[test]
 fn gemini_calls_without_ids_may_repeat() {
     assert_eq!(
-        gemini::read_calls(r#"{"role":"model","parts":[{"functionCall":{"name":"f"}},{"functionCall":{"name":"f","id":""}}]}"#)
+        Gemini::read_calls(r#"{"role":"model","parts":[{"functionCall":{"name":"f"}},{"functionCall":{"name":"f","id":""}}]}"#)
             .unwrap(),
         [json("", "f", json!({})), json("", "f", json!({}))]
     );
-    assert_eq!(gemini::read_calls(r#"{"role":"model"}"#).unwrap(), []);
+    assert_eq!(Gemini::read_calls(r#"{"role":"model"}"#).unwrap(), []);
 }
 
 #[test]
 fn mcp_ids_and_malformed() {
     assert_eq!(
-        mcp::read_calls(
+        Mcp::read_calls(
             r#"{"jsonrpc":"2.0","id":"req-1","method":"tools/call","params":{"name":"now"}}"#
         )
         .unwrap(),
         [json("req-1", "now", json!({}))]
     );
     assert_eq!(
-        mcp::read_calls(
+        Mcp::read_calls(
             r#"{"id":-3,"method":"tools/call","params":{"name":"f","arguments":null}}"#
         )
         .unwrap(),
@@ -573,17 +574,17 @@ fn mcp_ids_and_malformed() {
         ),
     ];
     for (request, expected) in cases {
-        assert_eq!(error(mcp::read_calls(request)), expected, "{request}");
+        assert_eq!(error(Mcp::read_calls(request)), expected, "{request}");
     }
 }
 
 #[test]
 fn a_message_must_be_an_object_not_an_array() {
     for (result, style) in [
-        (openai_chat::read_calls("[]"), "openai chat message"),
-        (anthropic::read_calls("[]"), "anthropic message"),
-        (gemini::read_calls("[]"), "gemini content"),
-        (mcp::read_calls("[]"), "mcp tools/call request"),
+        (OpenAiChat::read_calls("[]"), "openai chat message"),
+        (Anthropic::read_calls("[]"), "anthropic message"),
+        (Gemini::read_calls("[]"), "gemini content"),
+        (Mcp::read_calls("[]"), "mcp tools/call request"),
     ] {
         assert_eq!(
             error(result),
@@ -594,7 +595,7 @@ fn a_message_must_be_an_object_not_an_array() {
 
 #[test]
 fn the_error_is_a_std_error_with_its_parts() {
-    let err = openai_chat::read_calls(r#"{"tool_calls":[{"id":7}]}"#).unwrap_err();
+    let err = OpenAiChat::read_calls(r#"{"tool_calls":[{"id":7}]}"#).unwrap_err();
     let _: &dyn std::error::Error = &err;
     assert_eq!(
         err,

@@ -5,18 +5,19 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{PartPolicy, RenderError, ToolCall, anthropic};
+use toolresult::provider::{Anthropic, PartPolicy, Provider, RenderError, ToolCall};
 
 const CALL: ToolCall<'static> = ToolCall::new("toolu_1", "lookup");
 
 fn render(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
-    json(&anthropic::render(CALL, result, policy).unwrap())
+    json(&Anthropic::render(&(CALL, result), policy).unwrap())
 }
 
 #[test]
 fn text_only_content_is_the_plain_string() {
     let result = text_only();
-    let block = anthropic::render(CALL, &result, PartPolicy::Strict).unwrap();
+    let answer = (CALL, &result);
+    let block = Anthropic::render(&answer, PartPolicy::Strict).unwrap();
     assert_eq!(
         serde_json::to_string(&block).unwrap(),
         r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"eu-west-1"}"#
@@ -26,7 +27,7 @@ fn text_only_content_is_the_plain_string() {
 #[test]
 fn error_sets_is_error() {
     assert_eq!(
-        serde_json::to_string(&anthropic::render(CALL, &error(), PartPolicy::Strict).unwrap())
+        serde_json::to_string(&Anthropic::render(&(CALL, &error()), PartPolicy::Strict).unwrap())
             .unwrap(),
         r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"No such config key: nope","is_error":true}"#
     );
@@ -83,7 +84,7 @@ fn audio_becomes_a_placeholder() {
 
 #[test]
 fn audio_fails_in_strict_mode() {
-    let err = anthropic::render(CALL, &with_wav(), PartPolicy::Strict).unwrap_err();
+    let err = Anthropic::render(&(CALL, &with_wav()), PartPolicy::Strict).unwrap_err();
     assert!(matches!(
         &err,
         RenderError::UnsupportedPart { style: "Anthropic", index: 0, part, .. }

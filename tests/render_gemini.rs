@@ -5,18 +5,19 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{PartPolicy, RenderError, ToolCall, gemini};
+use toolresult::provider::{Gemini, PartPolicy, Provider, RenderError, ToolCall};
 
 const CALL: ToolCall<'static> = ToolCall::new("", "lookup");
 
 fn render(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
-    json(&gemini::render(CALL, result, policy).unwrap())
+    json(&Gemini::render(&(CALL, result), policy).unwrap())
 }
 
 #[test]
 fn text_only_is_one_function_response() {
     let result = text_only();
-    let parts = gemini::render(CALL, &result, PartPolicy::Strict).unwrap();
+    let answer = (CALL, &result);
+    let parts = Gemini::render(&answer, PartPolicy::Strict).unwrap();
     assert_eq!(
         serde_json::to_string(&parts).unwrap(),
         r#"[{"functionResponse":{"name":"lookup","response":{"output":"eu-west-1"}}}]"#
@@ -27,7 +28,8 @@ fn text_only_is_one_function_response() {
 fn the_call_id_is_written_when_there_is_one() {
     let call = ToolCall::new("fc_1", "lookup");
     let result = text_only();
-    let parts = gemini::render(call, &result, PartPolicy::Strict).unwrap();
+    let answer = (call, &result);
+    let parts = Gemini::render(&answer, PartPolicy::Strict).unwrap();
     assert_eq!(
         serde_json::to_string(&parts).unwrap(),
         r#"[{"functionResponse":{"id":"fc_1","name":"lookup","response":{"output":"eu-west-1"}}}]"#
@@ -96,7 +98,7 @@ fn unsupported_parts_become_placeholders_or_fail() {
         render(&result, PartPolicy::Placeholder)[1],
         json!({"text": "[unsupported image part (image/gif, 4 bytes)]"})
     );
-    let err = gemini::render(CALL, &result, PartPolicy::Strict).unwrap_err();
+    let err = Gemini::render(&(CALL, &result), PartPolicy::Strict).unwrap_err();
     assert!(matches!(
         err,
         RenderError::UnsupportedPart {

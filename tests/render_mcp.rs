@@ -6,14 +6,14 @@ use common::*;
 use serde_json::json;
 use toolresult::IntoToolResult;
 use toolresult::canonical::{ContentPart, PartKind, ToolResult};
-use toolresult::provider::{ConvertError, mcp};
+use toolresult::provider::{ConvertError, Mcp, PartPolicy, Provider, ToolCall};
 
 fn render(result: &ToolResult) -> serde_json::Value {
-    json(&mcp::render(result, None))
+    json(&Mcp::render(&(ToolCall::new("1", "tool"), result), PartPolicy::Strict).unwrap())
 }
 
 fn round_trip(result: &ToolResult) -> ToolResult {
-    mcp::from_value(&render(result)).unwrap()
+    Mcp::read_result_value(&render(result)).unwrap()
 }
 
 // ---- rendering ----
@@ -21,7 +21,14 @@ fn round_trip(result: &ToolResult) -> ToolResult {
 #[test]
 fn text_only_golden() {
     assert_eq!(
-        serde_json::to_string(&mcp::render(&text_only(), None)).unwrap(),
+        serde_json::to_string(
+            &Mcp::render(
+                &(ToolCall::new("1", "tool"), &text_only()),
+                PartPolicy::Strict
+            )
+            .unwrap()
+        )
+        .unwrap(),
         r#"{"content":[{"type":"text","text":"eu-west-1"}],"isError":false}"#
     );
 }
@@ -29,7 +36,10 @@ fn text_only_golden() {
 #[test]
 fn error_golden() {
     assert_eq!(
-        serde_json::to_string(&mcp::render(&error(), None)).unwrap(),
+        serde_json::to_string(
+            &Mcp::render(&(ToolCall::new("1", "tool"), &error()), PartPolicy::Strict).unwrap()
+        )
+        .unwrap(),
         r#"{"content":[{"type":"text","text":"No such config key: nope"}],"isError":true}"#
     );
 }
@@ -86,8 +96,8 @@ fn structured_content_is_also_the_text_block() {
         note: "a<b & c>d",
     })
     .lower();
-    let structured = lowered.structured_content();
-    let rendered = mcp::render(&lowered.result, structured);
+    let answer = (ToolCall::new("1", "tool"), &lowered);
+    let rendered = Mcp::render(&answer, PartPolicy::Strict).unwrap();
     // The text block is `output` byte for byte: the struct's key order, and
     // `<`, `&`, `>` as they are; `structuredContent` the same bytes.
     assert_eq!(
@@ -115,7 +125,7 @@ fn an_empty_output_beside_parts_writes_no_empty_text_block() {
 
 #[test]
 fn reads_structured_content_as_its_json() {
-    let read = mcp::from_value(&json!({
+    let read = Mcp::read_result_value(&json!({
         "content": [{"type": "text", "text": "ignored"}],
         "structuredContent": {"b": 1, "a": "<x>"}
     }))
@@ -126,7 +136,7 @@ fn reads_structured_content_as_its_json() {
 
 #[test]
 fn reads_an_error_as_its_non_blank_text_joined_by_a_blank_line() {
-    let read = mcp::from_value(&json!({
+    let read = Mcp::read_result_value(&json!({
         "content": [
             {"type": "text", "text": "first"},
             {"type": "text", "text": " "},
@@ -142,7 +152,7 @@ fn reads_an_error_as_its_non_blank_text_joined_by_a_blank_line() {
 
 #[test]
 fn reads_text_joined_by_newlines_with_resource_text_in_place() {
-    let read = mcp::from_value(&json!({"content": [
+    let read = Mcp::read_result_value(&json!({"content": [
         {"type": "text", "text": "a"},
         {"type": "resource", "resource": {"uri": "mem://notes", "mimeType": "text/plain", "text": "b"}},
         {"type": "text", "text": "c"}
@@ -155,7 +165,7 @@ fn reads_text_joined_by_newlines_with_resource_text_in_place() {
 #[test]
 fn non_text_content_always_becomes_parts() {
     let b64 = png_b64();
-    let read = mcp::from_value(&json!({"content": [
+    let read = Mcp::read_result_value(&json!({"content": [
         {"type": "text", "text": "here"},
         {"type": "image", "data": b64, "mimeType": "image/png"},
         {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
@@ -176,7 +186,7 @@ fn non_text_content_always_becomes_parts() {
 
 #[test]
 fn no_text_reads_as_the_describe_lines() {
-    let read = mcp::from_value(&json!({"content": [
+    let read = Mcp::read_result_value(&json!({"content": [
         {"type": "image", "data": png_b64(), "mimeType": "image/png"},
         {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
     ]}))
@@ -185,13 +195,13 @@ fn no_text_reads_as_the_describe_lines() {
         read.output,
         "image (image/png, 82 bytes)\naudio (audio/wav, 4 bytes)"
     );
-    let failed = mcp::from_value(&json!({"content": [], "isError": true})).unwrap();
+    let failed = Mcp::read_result_value(&json!({"content": [], "isError": true})).unwrap();
     assert_eq!(failed.output, "MCP tool returned an error");
 }
 
 #[test]
 fn a_resource_without_a_mime_type_takes_it_from_the_uri() {
-    let read = mcp::from_value(&json!({"content": [
+    let read = Mcp::read_result_value(&json!({"content": [
         {"type": "resource", "resource": {"uri": "out/chart.PNG", "blob": "R0lGOA=="}},
         {"type": "resource_link", "uri": "https://example.com/data.bin", "name": "data"}
     ]}))
@@ -248,7 +258,7 @@ fn invalid_content_is_a_clear_error() {
     ];
     for (value, message) in cases {
         assert_eq!(
-            mcp::from_value(&value).unwrap_err().to_string(),
+            Mcp::read_result_value(&value).unwrap_err().to_string(),
             message,
             "{value}"
         );
@@ -259,7 +269,7 @@ fn invalid_content_is_a_clear_error() {
 fn content_that_breaks_the_part_contract_names_the_block() {
     let bad_base64 =
         json!({"content": [{"type": "image", "data": "not base64!", "mimeType": "image/png"}]});
-    let err = mcp::from_value(&bad_base64).unwrap_err();
+    let err = Mcp::read_result_value(&bad_base64).unwrap_err();
     assert!(matches!(&err, ConvertError::InvalidPart { at, .. } if at == "content[0]"));
     assert!(
         err.to_string()
@@ -268,14 +278,14 @@ fn content_that_breaks_the_part_contract_names_the_block() {
     );
 
     let file_link = json!({"content": [{"type": "resource_link", "uri": "file:///etc/passwd", "name": "p", "mimeType": "text/plain"}]});
-    let err = mcp::from_value(&file_link).unwrap_err();
+    let err = Mcp::read_result_value(&file_link).unwrap_err();
     assert!(
         err.to_string().contains("a file: URL is a filesystem path"),
         "{err}"
     );
 
     let bad_mime = json!({"content": [{"type": "audio", "data": "UklGRg==", "mimeType": "wav"}]});
-    let err = mcp::from_value(&bad_mime).unwrap_err();
+    let err = Mcp::read_result_value(&bad_mime).unwrap_err();
     assert!(err.to_string().contains("invalid mime type `wav`"), "{err}");
 }
 
@@ -324,8 +334,9 @@ fn round_trip_with_structured_content_keeps_its_json() {
         note: "<a & b>",
     })
     .lower();
-    let rendered = json(&mcp::render(&lowered.result, lowered.structured_content()));
-    let back = mcp::from_value(&rendered).unwrap();
+    let rendered =
+        json(&Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap());
+    let back = Mcp::read_result_value(&rendered).unwrap();
     // `output` comes back byte for byte: unsorted keys, nothing escaped.
     assert_eq!(back.output, r#"{"rows":3,"zone":"eu","note":"<a & b>"}"#);
     assert_eq!(back, lowered.result);

@@ -5,12 +5,12 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{PartPolicy, RenderError, ToolCall, openai_chat};
+use toolresult::provider::{OpenAiChat, PartPolicy, Provider, RenderError, ToolCall};
 
 const CALL: ToolCall<'static> = ToolCall::new("call_1", "lookup");
 
 fn turn(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
-    json(&openai_chat::reply(&[(CALL, result)], policy).unwrap())
+    json(&OpenAiChat::reply(&[(CALL, result)], policy).unwrap())
 }
 
 #[test]
@@ -30,7 +30,7 @@ fn text_only_is_byte_identical_to_a_plain_string_tool_message() {
     };
     // A one-call turn without parts is that one tool message.
     let one_call = [(CALL, &result)];
-    let messages = openai_chat::reply(&one_call, PartPolicy::Strict).unwrap();
+    let messages = OpenAiChat::reply(&one_call, PartPolicy::Strict).unwrap();
     assert_eq!(messages.len(), 1);
     let rendered = serde_json::to_string(&messages[0]).unwrap();
     assert_eq!(rendered, serde_json::to_string(&plain).unwrap());
@@ -112,7 +112,7 @@ fn a_turn_of_two_calls_relocates_only_the_image_after_the_last_tool_message() {
         (ToolCall::new("call_1", "region"), &found),
         (ToolCall::new("call_2", "screenshot"), &shot),
     ];
-    let messages = openai_chat::reply(&results, PartPolicy::Strict).unwrap();
+    let messages = OpenAiChat::reply(&results, PartPolicy::Strict).unwrap();
     assert_eq!(
         json(&messages),
         json!([
@@ -134,7 +134,7 @@ fn parts_of_several_results_share_one_user_message_in_call_order() {
         (ToolCall::new("call_1", "screenshot"), &shot),
         (ToolCall::new("call_2", "report"), &report),
     ];
-    let value = json(&openai_chat::reply(&results, PartPolicy::Strict).unwrap());
+    let value = json(&OpenAiChat::reply(&results, PartPolicy::Strict).unwrap());
     assert_eq!(value.as_array().unwrap().len(), 3);
     let items = &value[2]["content"];
     assert_eq!(items[0]["text"], "Output of tool screenshot (call_1):");
@@ -174,7 +174,7 @@ fn unsupported_parts_become_placeholders() {
 #[test]
 fn unsupported_parts_fail_in_strict_mode() {
     let result = with_ogg();
-    let err = openai_chat::reply(&[(CALL, &result)], PartPolicy::Strict).unwrap_err();
+    let err = OpenAiChat::reply(&[(CALL, &result)], PartPolicy::Strict).unwrap_err();
     assert!(matches!(
         &err,
         RenderError::UnsupportedPart { index: 0, call_id, .. } if call_id == "call_1"
@@ -183,5 +183,37 @@ fn unsupported_parts_fail_in_strict_mode() {
         err.to_string(),
         "OpenAI Chat Completions cannot carry part 0 of the result of call `call_1`, \
          audio (audio/ogg, 4 bytes): only png, jpeg, webp and gif images, pdf files and wav and mp3 audio are accepted"
+    );
+}
+
+#[test]
+fn render_is_one_calls_tool_message_then_the_user_message_with_its_parts() {
+    let chart = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
+    let result = ToolResult::ok("a chart").with_parts([chart]);
+    let answer = (ToolCall::new("call_2", "chart"), &result);
+    let block = OpenAiChat::render(&answer, PartPolicy::Strict).unwrap();
+    let expected = r#"[{"role":"tool","tool_call_id":"call_2","content":"a chart"},{"role":"user","content":[{"type":"text","text":"Output of tool chart (call_2):"},{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}]"#;
+    assert_eq!(serde_json::to_string(&block).unwrap(), expected);
+    // The same bytes as the reply to a turn of that one call.
+    let turn = [answer];
+    let reply = OpenAiChat::reply(&turn, PartPolicy::Strict).unwrap();
+    assert_eq!(serde_json::to_string(&reply).unwrap(), expected);
+
+    let plain = ToolResult::ok("eu-west-1");
+    let answer = (CALL, &plain);
+    assert_eq!(
+        serde_json::to_string(&OpenAiChat::render(&answer, PartPolicy::Strict).unwrap()).unwrap(),
+        r#"[{"role":"tool","tool_call_id":"call_1","content":"eu-west-1"}]"#
+    );
+}
+
+#[test]
+fn render_under_strict_refuses_a_part_chat_cannot_carry() {
+    let wav = ContentPart::from_url("https://example.com/a.wav", Some("audio/wav")).unwrap();
+    let result = ToolResult::ok("a sound").with_parts([wav]);
+    let err = OpenAiChat::render(&(CALL, &result), PartPolicy::Strict).unwrap_err();
+    assert!(
+        matches!(err, RenderError::UnsupportedPart { index: 0, .. }),
+        "{err}"
     );
 }

@@ -5,18 +5,19 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{PartPolicy, RenderError, ToolCall, openai_responses};
+use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, RenderError, ToolCall};
 
 const CALL: ToolCall<'static> = ToolCall::new("call_1", "lookup");
 
 fn render(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
-    json(&openai_responses::render(CALL, result, policy).unwrap())
+    json(&OpenAiResponses::render(&(CALL, result), policy).unwrap())
 }
 
 #[test]
 fn text_only_output_is_the_plain_string() {
     let result = text_only();
-    let item = openai_responses::render(CALL, &result, PartPolicy::Strict).unwrap();
+    let answer = (CALL, &result);
+    let item = OpenAiResponses::render(&answer, PartPolicy::Strict).unwrap();
     assert_eq!(
         serde_json::to_string(&item).unwrap(),
         r#"{"type":"function_call_output","call_id":"call_1","output":"eu-west-1"}"#
@@ -80,7 +81,7 @@ fn text_parts_are_input_text_in_order() {
 fn unsupported_parts_fail_in_strict_mode() {
     let svg = ContentPart::from_bytes(b"<svg/>".to_vec(), "image/svg+xml").unwrap();
     let result = ToolResult::ok("a logo").with_parts([svg]);
-    let err = openai_responses::render(CALL, &result, PartPolicy::Strict).unwrap_err();
+    let err = OpenAiResponses::render(&(CALL, &result), PartPolicy::Strict).unwrap_err();
     assert!(matches!(err, RenderError::UnsupportedPart { index: 0, .. }));
     assert_eq!(
         err.to_string(),

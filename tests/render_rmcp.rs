@@ -9,7 +9,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde_json::json;
 use toolresult::IntoToolResult;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::mcp;
+use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
 
 /// rmcp's `CallToolResult` of anything the crate hands an rmcp server.
 fn to_rmcp(result: impl IntoCallToolResult) -> CallToolResult {
@@ -61,13 +61,18 @@ fn rmcp_json_is_the_rendered_json() {
         value
     }
     for result in cases() {
-        let rendered = serde_json::to_value(mcp::render(&result, None)).unwrap();
+        let rendered = serde_json::to_value(
+            Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+        )
+        .unwrap();
         assert_eq!(without_result_type(to_rmcp(result)), rendered);
     }
     // A structured success, lowered or typed: the same `structuredContent`.
     let lowered = toolresult::ToolResult::<_>::ok(Rows { rows: 3 }).lower();
-    let rendered =
-        serde_json::to_value(mcp::render(&lowered.result, lowered.structured_content())).unwrap();
+    let rendered = serde_json::to_value(
+        Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
+    )
+    .unwrap();
     assert_eq!(
         rendered,
         json!({"content": [{"type": "text", "text": r#"{"rows":3}"#}], "structuredContent": {"rows": 3}, "isError": false})

@@ -11,7 +11,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolresult::canonical;
-use toolresult::provider::{anthropic, gemini, mcp, openai_chat, openai_responses};
+use toolresult::provider::{
+    Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
+};
 use toolresult::tool::{self, Tool};
 use toolresult::{Failure, ToolResult};
 
@@ -74,18 +76,18 @@ fn value<T: Serialize>(value: &T) -> Value {
 #[test]
 fn openai_chat() {
     assert_eq!(
-        text(&openai_chat::declare(&weather())),
+        text(&OpenAiChat::declare(&weather())),
         format!(
             r#"{{"type":"function","function":{{"name":"get_weather","description":"Current weather for a city","parameters":{INPUT}}}}}"#
         )
     );
-    assert!(!openai_chat::declare(&weather()).is_strict());
+    assert!(!OpenAiChat::declare(&weather()).is_strict());
 }
 
 #[test]
 fn openai_responses() {
     let t = weather();
-    let declared = openai_responses::declare(&t);
+    let declared = OpenAiResponses::declare(&t);
     assert!(!declared.is_strict());
     assert_eq!(
         text(&declared),
@@ -98,7 +100,7 @@ fn openai_responses() {
 #[test]
 fn anthropic() {
     assert_eq!(
-        text(&anthropic::declare(&weather())),
+        text(&Anthropic::declare(&weather())),
         format!(
             r#"{{"name":"get_weather","description":"Current weather for a city","input_schema":{INPUT}}}"#
         )
@@ -115,10 +117,10 @@ fn gemini() {
         r#""units":{"type":"string","enum":["celsius","fahrenheit"],"nullable":true}"#,
         r#"},"required":["city"]}}"#
     );
-    assert_eq!(text(&gemini::declare(&weather())), expected);
+    assert_eq!(text(&Gemini::declare(&weather())), expected);
     let tools: Vec<Box<dyn Tool>> = vec![Box::new(weather())];
     assert_eq!(
-        text(&gemini::declare_tools(&tools)),
+        text(&Gemini::declare_tools(&tools)),
         format!(r#"{{"functionDeclarations":[{expected}]}}"#)
     );
 }
@@ -126,7 +128,7 @@ fn gemini() {
 #[test]
 fn mcp_with_an_object_output() {
     let t = weather();
-    let declared = mcp::declare(&t);
+    let declared = Mcp::declare(&t);
     assert_eq!(
         text(&declared),
         format!(
@@ -149,7 +151,7 @@ fn mcp_without_an_object_output() {
     )
     .unwrap();
     assert_eq!(
-        text(&mcp::declare(&count)),
+        text(&Mcp::declare(&count)),
         r#"{"name":"count","description":"Count to n","inputSchema":{"type":"object","properties":{"n":{"type":"integer","format":"uint32","minimum":0}},"required":["n"]},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}}"#
     );
     // A success that is a number, a string or free canonical text has none either.
@@ -161,8 +163,8 @@ fn mcp_without_an_object_output() {
     .unwrap();
     let raw = tool::function("raw", "Raw", |_: Args| canonical::ToolResult::ok("text")).unwrap();
     for t in [&maybe as &dyn Tool, &raw] {
-        assert!(mcp::declare(t).output_schema().is_none(), "{}", t.name());
-        assert!(!text(&mcp::declare(t)).contains("outputSchema"));
+        assert!(Mcp::declare(t).output_schema().is_none(), "{}", t.name());
+        assert!(!text(&Mcp::declare(t)).contains("outputSchema"));
     }
 }
 
@@ -212,7 +214,7 @@ fn the_openai_chat_documentation_example() {
     )
     .unwrap();
     let t = openai_example_tool();
-    let declared = openai_chat::declare(&t);
+    let declared = OpenAiChat::declare(&t);
     assert_eq!(value(&declared), documented);
     assert!(text(&declared).starts_with(
         r#"{"type":"function","function":{"name":"get_weather","description":"Get current temperature for a given location.","parameters":{"#
@@ -244,7 +246,7 @@ fn the_openai_responses_documentation_example() {
     )
     .unwrap();
     let t = openai_example_tool();
-    let declared = openai_responses::declare(&t);
+    let declared = OpenAiResponses::declare(&t);
     assert_eq!(value(&declared), documented);
     assert!(text(&declared).starts_with(
         r#"{"type":"function","name":"get_weather","description":"Get current temperature for a given location.","parameters":{"#
@@ -283,7 +285,7 @@ fn the_anthropic_documentation_example() {
         }"#,
     )
     .unwrap();
-    let declared = anthropic::declare(&t);
+    let declared = Anthropic::declare(&t);
     assert_eq!(value(&declared), documented);
     assert!(text(&declared).starts_with(
         r#"{"name":"get_weather","description":"Get the current weather in a given location","input_schema":{"#
@@ -321,7 +323,7 @@ fn the_gemini_documentation_example() {
         }"#,
     )
     .unwrap();
-    let declared = gemini::declare(&t);
+    let declared = Gemini::declare(&t);
     assert_eq!(value(&declared), documented);
     assert!(text(&declared).starts_with(
         r#"{"name":"get_current_temperature","description":"Gets the current temperature for a given location.","parameters":{"#
@@ -390,7 +392,7 @@ fn the_mcp_documentation_example() {
     )
     .unwrap();
     let t = weather_data();
-    let declared = mcp::declare(&t);
+    let declared = Mcp::declare(&t);
     // This crate always writes `annotations` (the page's example has none):
     // a tool that says nothing of its safety is MCP's default, destructive.
     let mut declared_value = value(&declared);
@@ -411,7 +413,8 @@ fn the_mcp_documentation_example() {
         structured.map(|raw| raw.get()),
         Some(r#"{"temperature":22.5,"conditions":"Partly cloudy","humidity":65}"#)
     );
-    let answer = mcp::render(&lowered.result, structured);
+    let answer = (ToolCall::new("1", "tool"), &lowered);
+    let answer = Mcp::render(&answer, PartPolicy::Strict).unwrap();
     assert_eq!(
         text(&answer),
         r#"{"content":[{"type":"text","text":"{\"temperature\":22.5,\"conditions\":\"Partly cloudy\",\"humidity\":65}"}],"structuredContent":{"temperature":22.5,"conditions":"Partly cloudy","humidity":65},"isError":false}"#
@@ -430,7 +433,7 @@ fn the_mcp_documentation_example() {
 #[test]
 fn the_mcp_declaration_reads_as_an_rmcp_tool() {
     for t in [&weather_data() as &dyn Tool, &weather()] {
-        let declared = mcp::declare(t);
+        let declared = Mcp::declare(t);
         let read: rmcp::model::Tool = serde_json::from_str(&text(&declared)).unwrap();
         let converted = rmcp::model::Tool::try_from(declared.clone()).unwrap();
         assert_eq!(read, converted);
@@ -480,7 +483,7 @@ fn strict_only_when_the_schema_already_meets_it() {
     let closed = tool::function("closed", "Closed", |a: Closed| a.city).unwrap();
     // `Option` without `#[serde(default)]` is still optional to serde, so
     // `fallback` is not required and the schema is not strict.
-    assert!(!openai_responses::declare(&closed).is_strict());
+    assert!(!OpenAiResponses::declare(&closed).is_strict());
 
     #[derive(Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
@@ -492,9 +495,9 @@ fn strict_only_when_the_schema_already_meets_it() {
         reference: String,
     }
     let keywords = tool::function("keywords", "Keywords", |a: Keywords| a.format).unwrap();
-    assert!(openai_responses::declare(&keywords).is_strict());
+    assert!(OpenAiResponses::declare(&keywords).is_strict());
     assert_eq!(
-        text(&openai_chat::declare(&keywords)),
+        text(&OpenAiChat::declare(&keywords)),
         r#"{"type":"function","function":{"name":"keywords","description":"Keywords","parameters":{"type":"object","properties":{"$ref":{"type":"string"},"default":{"type":"string"},"format":{"type":"string"}},"additionalProperties":false,"required":["format","default","$ref"]},"strict":true}}"#
     );
 
@@ -503,50 +506,13 @@ fn strict_only_when_the_schema_already_meets_it() {
     let defaulted =
         tool::function("defaulted", "Defaulted", |a: ClosedWithDefault| a.city).unwrap();
     for t in [&numbers as &dyn Tool, &inner, &defaulted, &weather()] {
-        assert!(!openai_responses::declare(t).is_strict(), "{}", t.name());
+        assert!(!OpenAiResponses::declare(t).is_strict(), "{}", t.name());
         assert!(
-            text(&openai_responses::declare(t)).ends_with(r#","strict":false}"#),
+            text(&OpenAiResponses::declare(t)).ends_with(r#","strict":false}"#),
             "{}",
             t.name()
         );
-        assert!(!text(&openai_chat::declare(t)).contains("strict"));
-    }
-}
-
-#[test]
-fn strict_compatibility_of_hand_written_schemas() {
-    use openai_chat::is_strict_compatible;
-    let strict = [
-        json!({"type": "object", "properties": {}, "additionalProperties": false}),
-        json!({"type": "object", "properties": {
-                "when": {"type": "string", "format": "date-time"},
-                "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
-                "unit": {"type": ["string", "null"], "enum": ["c", "f", null]},
-                "at": {"anyOf": [{"$ref": "#/$defs/P"}, {"type": "null"}]}},
-               "required": ["when", "tags", "unit", "at"], "additionalProperties": false,
-               "$defs": {"P": {"type": "object", "properties": {"x": {"type": "number"}},
-                               "required": ["x"], "additionalProperties": false}}}),
-    ];
-    for schema in &strict {
-        assert!(is_strict_compatible(schema), "{schema}");
-    }
-    let not_strict = [
-        json!({"type": "string"}),
-        json!({"anyOf": [{"type": "object", "properties": {}, "additionalProperties": false}]}),
-        json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": [],
-               "additionalProperties": false}),
-        json!({"type": "object", "properties": {"q": {"type": "string", "format": "uri"}},
-               "required": ["q"], "additionalProperties": false}),
-        json!({"type": "object", "properties": {"q": {"oneOf": [{"type": "string"}]}},
-               "required": ["q"], "additionalProperties": false}),
-        json!({"type": "object", "properties": {"q": {"type": "object"}},
-               "required": ["q"], "additionalProperties": false}),
-        json!({"type": "object", "properties": {"q": true},
-               "required": ["q"], "additionalProperties": false}),
-        json!({"type": "object", "additionalProperties": {"type": "string"}}),
-    ];
-    for schema in &not_strict {
-        assert!(!is_strict_compatible(schema), "{schema}");
+        assert!(!text(&OpenAiChat::declare(t)).contains("strict"));
     }
 }
 
@@ -571,7 +537,7 @@ enum Shape {
 #[test]
 fn gemini_strips_what_it_refuses() {
     let t = tool::function("plant", "Plant a tree", |_: Tree| "ok").unwrap();
-    let declared = text(&gemini::declare(&t));
+    let declared = text(&Gemini::declare(&t));
     for refused in [
         "$ref",
         "$defs",
@@ -597,13 +563,13 @@ fn gemini_without_arguments_has_no_parameters() {
     struct NoArgs {}
     let now = tool::function("now", "The time", |_: NoArgs| "noon").unwrap();
     assert_eq!(
-        text(&gemini::declare(&now)),
+        text(&Gemini::declare(&now)),
         r#"{"name":"now","description":"The time"}"#
     );
-    assert!(gemini::declare(&now).parameters().is_none());
+    assert!(Gemini::declare(&now).parameters().is_none());
     // The others still say it takes an (empty) object.
     assert_eq!(
-        text(&anthropic::declare(&now)),
+        text(&Anthropic::declare(&now)),
         r#"{"name":"now","description":"The time","input_schema":{"type":"object"}}"#
     );
 }
@@ -625,7 +591,7 @@ fn gemini_unions_tuples_and_maps() {
     }
     let t = tool::function("mixed", "Mixed", |_: Mixed| "ok").unwrap();
     assert_eq!(
-        text(&gemini::declare(&t)),
+        text(&Gemini::declare(&t)),
         concat!(
             r#"{"name":"mixed","description":"Mixed","parameters":{"type":"object","properties":{"#,
             r#""either":{"anyOf":[{"type":"integer","minimum":0},{"type":"string"}]},"#,
@@ -649,13 +615,13 @@ fn an_enum_of_argument_shapes_is_still_an_object() {
     let start = r#"{"type":"object","properties":{"action":{"type":"string","const":"start"},"id":{"type":"integer","format":"uint32","minimum":0}},"required":["action","id"]}"#;
     let stop = r#"{"type":"object","properties":{"action":{"type":"string","const":"stop"}},"required":["action"]}"#;
     assert_eq!(
-        text(&anthropic::declare(&t)),
+        text(&Anthropic::declare(&t)),
         format!(
             r#"{{"name":"act","description":"Start or stop","input_schema":{{"type":"object","oneOf":[{start},{stop}]}}}}"#
         )
     );
     assert_eq!(
-        text(&gemini::declare(&t)),
+        text(&Gemini::declare(&t)),
         concat!(
             r#"{"name":"act","description":"Start or stop","parameters":{"type":"object","anyOf":["#,
             r#"{"type":"object","properties":{"action":{"type":"string","enum":["start"]},"id":{"type":"integer","minimum":0}},"required":["action","id"]},"#,

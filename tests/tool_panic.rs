@@ -118,7 +118,7 @@ fn a_panic_in_an_async_body_is_caught_too() {
 #[test]
 fn the_panic_text_reaches_no_provider_rendering() {
     use toolresult::provider::{
-        PartPolicy, ToolCall, anthropic, gemini, mcp, openai_chat, openai_responses,
+        Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
     };
     let boom = tool::function("boom", "Panics", |_: Args| -> Result<u32, Failure> {
         panic!("cannot connect: {SECRET}")
@@ -130,14 +130,18 @@ fn the_panic_text_reaches_no_provider_rendering() {
     let structured = lowered.structured_content();
     assert!(structured.is_none());
     let renderings = [
-        serde_json::to_string(&openai_chat::reply(&[(call, result)], PartPolicy::Strict).unwrap())
+        serde_json::to_string(&OpenAiChat::reply(&[(call, result)], PartPolicy::Strict).unwrap())
             .unwrap(),
-        serde_json::to_string(&openai_responses::render(call, result, PartPolicy::Strict).unwrap())
+        serde_json::to_string(
+            &OpenAiResponses::render(&(call, result), PartPolicy::Strict).unwrap(),
+        )
+        .unwrap(),
+        serde_json::to_string(&Anthropic::render(&(call, result), PartPolicy::Strict).unwrap())
             .unwrap(),
-        serde_json::to_string(&anthropic::render(call, result, PartPolicy::Strict).unwrap())
+        serde_json::to_string(&Gemini::render(&(call, result), PartPolicy::Strict).unwrap())
             .unwrap(),
-        serde_json::to_string(&gemini::render(call, result, PartPolicy::Strict).unwrap()).unwrap(),
-        serde_json::to_string(&mcp::render(result, structured)).unwrap(),
+        serde_json::to_string(&Mcp::render(&(call, &lowered), PartPolicy::Strict).unwrap())
+            .unwrap(),
     ];
     for rendered in &renderings {
         assert!(!rendered.contains("hunter2"), "{rendered}");

@@ -7,7 +7,7 @@ use support::call;
 use std::time::Duration;
 
 use serde_json::json;
-use toolresult::provider::mcp;
+use toolresult::provider::{Mcp, Provider};
 use toolresult::retry::{Backoff, Decision, RetryPolicy, StopReason};
 use toolresult::tool::{self, Tool, ToolSafety};
 use toolresult::{Failure, IntoToolResult, ToolError, ToolResult};
@@ -100,7 +100,7 @@ fn the_retry_policy_reads_the_tools_safety() {
 #[test]
 fn mcp_annotations_come_from_the_tools_safety() {
     let annotations = |safety| {
-        serde_json::to_value(mcp::declare(&tool_with(safety))).unwrap()["annotations"].clone()
+        serde_json::to_value(Mcp::declare(&tool_with(safety))).unwrap()["annotations"].clone()
     };
     assert_eq!(
         annotations(Some(ToolSafety::ReadOnly)),
@@ -129,7 +129,7 @@ fn mcp_annotations_come_from_the_tools_safety() {
 fn mcp_declaration_golden_with_annotations() {
     let tool = tool_with(Some(ToolSafety::ReadOnly));
     assert_eq!(
-        serde_json::to_string(&mcp::declare(&tool)).unwrap(),
+        serde_json::to_string(&Mcp::declare(&tool)).unwrap(),
         r#"{"name":"fetch","description":"Fetch","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}"#
     );
 }
@@ -138,7 +138,7 @@ fn mcp_declaration_golden_with_annotations() {
 #[test]
 fn rmcp_tool_carries_the_annotations() {
     let tool = tool_with(Some(ToolSafety::IdempotentDestructive));
-    let rmcp_tool = rmcp::model::Tool::try_from(mcp::declare(&tool)).unwrap();
+    let rmcp_tool = rmcp::model::Tool::try_from(Mcp::declare(&tool)).unwrap();
     let annotations = rmcp_tool.annotations.expect("annotations");
     assert_eq!(annotations.read_only_hint, Some(false));
     assert_eq!(annotations.destructive_hint, Some(true));

@@ -7,7 +7,7 @@ use support::call;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use toolresult::provider::mcp;
+use toolresult::provider::{Mcp, Provider};
 use toolresult::tool::{self, Tool};
 use toolresult::{Failure, ToolError, ToolResult};
 
@@ -128,7 +128,7 @@ fn the_output_schema_validates_a_real_success() {
     let schema = t.output_schema().as_value();
     assert_draft_2020_12(schema);
     // An object success: MCP declares it as the tool's `outputSchema`.
-    assert_eq!(mcp::declare(&t).output_schema(), Some(t.output_schema()));
+    assert_eq!(Mcp::declare(&t).output_schema(), Some(t.output_schema()));
     let success = output_json(&t, json!({"query": "start", "kind": "post"}));
     assert_eq!(
         success,
@@ -221,7 +221,7 @@ fn a_loose_success_type_still_validates_its_failures() {
         let real = output_json(&t, args);
         assert!(v.is_valid(&real), "{real}");
     }
-    assert!(mcp::declare(&t).output_schema().is_none());
+    assert!(Mcp::declare(&t).output_schema().is_none());
 }
 
 #[test]
@@ -290,7 +290,7 @@ fn the_default_error_shape() {
         assert!(v.is_valid(&real), "{real}");
     }
     // A non-object success has no MCP outputSchema.
-    assert!(mcp::declare(&t).output_schema().is_none());
+    assert!(Mcp::declare(&t).output_schema().is_none());
 }
 
 #[derive(Serialize, Deserialize, JsonSchema)]

@@ -10,7 +10,9 @@ use std::time::Duration;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use toolresult::canonical::{Answer, Request};
-use toolresult::provider::{Call, PartPolicy, anthropic, openai_chat};
+use toolresult::provider::{
+    Anthropic, Call, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
+};
 use toolresult::retry::{Backoff, Cancelled, RetryPolicy, StopReason};
 use toolresult::tool::{self, Arguments, CallContext, Tool, ToolPanicked, ToolSafety};
 use toolresult::toolbox::{
@@ -176,36 +178,33 @@ fn declarations_of_all_tools_in_one_call() {
     let expected = ["add", "nap"];
     assert_eq!(
         names(
-            serde_json::to_value(anthropic::declare_tools(&tools)).unwrap(),
+            serde_json::to_value(Anthropic::declare_tools(&tools)).unwrap(),
             "/name"
         ),
         expected
     );
     assert_eq!(
         names(
-            serde_json::to_value(openai_chat::declare_tools(&tools)).unwrap(),
+            serde_json::to_value(OpenAiChat::declare_tools(&tools)).unwrap(),
             "/function/name"
         ),
         expected
     );
     assert_eq!(
         names(
-            serde_json::to_value(toolresult::provider::openai_responses::declare_tools(
-                &tools
-            ))
-            .unwrap(),
+            serde_json::to_value(OpenAiResponses::declare_tools(&tools)).unwrap(),
             "/name"
         ),
         expected
     );
     assert_eq!(
         names(
-            serde_json::to_value(toolresult::provider::mcp::declare_tools(&tools)).unwrap(),
+            serde_json::to_value(Mcp::declare_tools(&tools)).unwrap(),
             "/name"
         ),
         expected
     );
-    let gemini = serde_json::to_value(toolresult::provider::gemini::declare_tools(&tools)).unwrap();
+    let gemini = serde_json::to_value(Gemini::declare_tools(&tools)).unwrap();
     assert_eq!(
         names(gemini["functionDeclarations"].clone(), "/name"),
         expected
@@ -796,8 +795,8 @@ fn the_reply_answers_the_turn_in_the_providers_shape() {
         let message = r#"{"role":"assistant","content":null,"tool_calls":[
             {"id":"call_a","type":"function","function":{"name":"add","arguments":"{\"a\":1,\"b\":2}"}},
             {"id":"call_b","type":"function","function":{"name":"mul","arguments":"{}"}}]}"#;
-        let outcomes = toolbox.run(openai_chat::read_calls(message).unwrap()).await;
-        let reply = serde_json::to_string(&openai_chat::reply(&outcomes, PartPolicy::Strict).unwrap()).unwrap();
+        let outcomes = toolbox.run(OpenAiChat::read_calls(message).unwrap()).await;
+        let reply = serde_json::to_string(&OpenAiChat::reply(&outcomes, PartPolicy::Strict).unwrap()).unwrap();
         assert_eq!(
             reply,
             r#"[{"role":"tool","tool_call_id":"call_a","content":"3"},{"role":"tool","tool_call_id":"call_b","content":"{\"error\":{\"message\":\"there is no tool named `mul`\",\"suggestion\":\"call one of: `add`\"}}"}]"#

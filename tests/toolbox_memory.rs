@@ -9,7 +9,7 @@ use std::cell::Cell;
 use std::io::Write;
 
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{PartPolicy, ToolCall, anthropic};
+use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
 
 struct Counting;
 
@@ -89,7 +89,7 @@ fn anthropic_reply_of_sixteen_images_streams_into_a_writer() {
         .collect();
 
     let (peak, rendered) = peak_of(|| {
-        let reply = anthropic::reply(&turn, PartPolicy::Strict).unwrap();
+        let reply = Anthropic::reply(&turn, PartPolicy::Strict).unwrap();
         let mut sink = std::io::BufWriter::new(CountingSink(0));
         serde_json::to_writer(&mut sink, &reply).unwrap();
         sink.flush().unwrap();
@@ -120,7 +120,7 @@ fn rendering_to_a_string_holds_the_rendered_size_once() {
     let result = ToolResult::ok("shot").with_parts([part]);
     let turn = [(ToolCall::new("toolu_1", "shot"), &result)];
     let (peak, text) = peak_of(|| {
-        serde_json::to_string(&anthropic::reply(&turn, PartPolicy::Strict).unwrap()).unwrap()
+        serde_json::to_string(&Anthropic::reply(&turn, PartPolicy::Strict).unwrap()).unwrap()
     });
     assert!(
         peak >= text.len(),

@@ -51,9 +51,10 @@ use proptest::prelude::*;
 use proptest::test_runner::FileFailurePersistence;
 use serde_json::{Value, json};
 use toolresult::provider::{
-    Arguments, Call, PartPolicy, anthropic, gemini, mcp, openai_chat, openai_responses,
+    Anthropic, Call, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
 };
 use toolresult::retry::{Backoff, Cancelled, RetryPolicy};
+use toolresult::tool::Arguments;
 use toolresult::tool::{self, InvalidArguments, ToolPanicked, ToolSafety};
 use toolresult::toolbox::{CallOutcome, TimedOut, Toolbox, UnknownTool};
 use toolresult::{Failure, ToolError, ToolResult};
@@ -724,17 +725,17 @@ fn check(turn: &Turn) -> Result<(), TestCaseError> {
 
     // Every provider's reply, in the shape it documents, with no secret.
     let rendered = [
-        serde_json::to_string(&openai_chat::reply(&outcomes, PartPolicy::Strict).expect("chat"))
+        serde_json::to_string(&OpenAiChat::reply(&outcomes, PartPolicy::Strict).expect("chat"))
             .expect("json"),
         serde_json::to_string(
-            &openai_responses::reply(&outcomes, PartPolicy::Strict).expect("responses"),
+            &OpenAiResponses::reply(&outcomes, PartPolicy::Strict).expect("responses"),
         )
         .expect("json"),
-        serde_json::to_string(&anthropic::reply(&outcomes, PartPolicy::Strict).expect("anthropic"))
+        serde_json::to_string(&Anthropic::reply(&outcomes, PartPolicy::Strict).expect("anthropic"))
             .expect("json"),
-        serde_json::to_string(&gemini::reply(&outcomes, PartPolicy::Strict).expect("gemini"))
+        serde_json::to_string(&Gemini::reply(&outcomes, PartPolicy::Strict).expect("gemini"))
             .expect("json"),
-        serde_json::to_string(&mcp::reply(&outcomes)).expect("json"),
+        serde_json::to_string(&Mcp::reply(&outcomes, PartPolicy::Strict).unwrap()).expect("json"),
     ];
     let styles = [
         "openai_chat",

@@ -11,8 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
-use toolresult::provider::{Arguments, Call};
+use toolresult::provider::Call;
 use toolresult::retry::{Backoff, RetryPolicy};
+use toolresult::tool::Arguments;
 use toolresult::tool::{self, ToolSafety};
 use toolresult::toolbox::{CallOutcome, Toolbox};
 use toolresult::{Failure, ToolError, ToolResult};

@@ -121,7 +121,7 @@ impl PartLimit {
     /// while it runs, in place of the default: any `Deserialize` of a
     /// [`ContentPart`], a canonical [`ToolResult`](super::ToolResult), a
     /// type of yours that holds them, or an MCP result read with
-    /// `provider::mcp::from_str`, `from_slice` or `from_value`. The size of
+    /// `provider::Mcp::read_result` or `read_result_value`. The size of
     /// a part's data is checked from the length of its base64, before any of
     /// it is decoded. The limit in force before is restored when `parse`
     /// returns or unwinds.

@@ -6,19 +6,20 @@ use super::ToolCall;
 use crate::Lowered;
 use crate::canonical::ToolResult;
 
-/// One answered call of a turn, as a provider's `reply` reads it: the call's
-/// id and name, the canonical result, and (for MCP) the structured content.
+/// One answered call of a turn, as a provider's `render` and `reply` read
+/// it: the call's id and name, the canonical result, and (for MCP) the
+/// structured content.
 ///
 /// Implemented for the toolbox's `CallOutcome`, and for a pair of a
 /// [`ToolCall`] and a lowered or canonical result, for a loop of your own.
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
+/// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
 ///
 /// let found = ToolResult::ok("eu-west-1");
 /// let turn = [(ToolCall::new("call_1", "region"), &found)];
-/// let items = openai_responses::reply(&turn, PartPolicy::Strict)?;
+/// let items = OpenAiResponses::reply(&turn, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&items)?,
 ///     r#"[{"type":"function_call_output","call_id":"call_1","output":"eu-west-1"}]"#

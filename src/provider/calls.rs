@@ -20,9 +20,10 @@ use crate::canonical::{clip_echoes, shorten};
 /// model made them; the answers go back in that order, under these ids.
 ///
 /// ```
-/// use toolresult::provider::{openai_chat, Arguments, Call};
+/// use toolresult::provider::{Call, OpenAiChat, Provider};
+/// use toolresult::tool::Arguments;
 ///
-/// let calls = openai_chat::read_calls(
+/// let calls = OpenAiChat::read_calls(
 ///     r#"{"role":"assistant","tool_calls":[{"id":"call_1","type":"function",
 ///         "function":{"name":"add","arguments":"{\"a\":2,\"b\":40}"}}]}"#,
 /// )?;
@@ -48,7 +49,8 @@ impl Call {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolresult::provider::{Arguments, Call};
+    /// use toolresult::provider::Call;
+    /// use toolresult::tool::Arguments;
     ///
     /// let call = Call::new("toolu_1", "get_weather", Arguments::Json(json!({"city": "Oslo"})));
     /// assert_eq!((call.id.as_str(), call.name.as_str()), ("toolu_1", "get_weather"));
@@ -63,16 +65,16 @@ impl Call {
     }
 }
 
-pub use crate::tool::Arguments;
+use crate::tool::Arguments;
 
 /// A message that is not what the provider documents. Every message names
 /// the provider style, where in the message (`tool_calls[1].function.name`),
 /// what was expected, and the offending value (cut to 64 characters, with `…`).
 ///
 /// ```
-/// use toolresult::provider::{openai_chat, ReadCallsError};
+/// use toolresult::provider::{OpenAiChat, Provider, ReadCallsError};
 ///
-/// let err = openai_chat::read_calls(r#"{"tool_calls":[{"id":7}]}"#).unwrap_err();
+/// let err = OpenAiChat::read_calls(r#"{"tool_calls":[{"id":7}]}"#).unwrap_err();
 /// assert!(matches!(err, ReadCallsError::Invalid { .. }));
 /// assert_eq!(
 ///     err.to_string(),

@@ -6,10 +6,10 @@
 /// (`content[2]`, `parts[0]`) and what was wrong.
 ///
 /// ```
-/// use toolresult::provider::{mcp, ConvertError};
+/// use toolresult::provider::{ConvertError, Mcp};
 ///
 /// let bad = serde_json::json!({"content": [{"type": "image", "mimeType": "image/png"}]});
-/// let err = mcp::from_value(&bad).unwrap_err();
+/// let err = Mcp::read_result_value(&bad).unwrap_err();
 /// assert!(matches!(err, ConvertError::MissingField { .. }));
 /// assert_eq!(err.to_string(), "content[0]: an image block has no `data`");
 /// ```
@@ -58,8 +58,7 @@ pub enum ConvertError {
         source: serde_json::Error,
     },
     /// Text or bytes that are not JSON (from
-    /// [`mcp::from_str`](crate::provider::mcp::from_str) and
-    /// [`mcp::from_slice`](crate::provider::mcp::from_slice)).
+    /// [`Mcp::read_result`](crate::provider::Mcp::read_result)).
     #[error("the result is not valid JSON: {source}")]
     Json {
         /// What the parser found, and where.

@@ -4,11 +4,12 @@
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
+/// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
 ///
 /// let wav = ContentPart::from_bytes(vec![0u8; 41984], "audio/wav")?;
 /// let result = ToolResult::ok(wav.describe()).with_parts([wav]);
-/// let err = openai_responses::render(ToolCall::new("call_1", "speak"), &result, PartPolicy::Strict)
+/// let answer = (ToolCall::new("call_1", "speak"), &result);
+/// let err = OpenAiResponses::render(&answer, PartPolicy::Strict)
 ///     .unwrap_err();
 /// assert_eq!(
 ///     err.to_string(),

@@ -1,20 +1,19 @@
-//! The providers' dialects, one folder each: reading the calls of a turn,
-//! declaring tools, and rendering answers, for OpenAI Chat Completions
-//! ([`openai_chat`]), OpenAI Responses ([`openai_responses`]), Anthropic
-//! Messages ([`anthropic`]), Gemini ([`gemini`]) and MCP ([`mcp`]).
+//! The providers' dialects: reading the calls of a turn, declaring tools,
+//! and rendering answers, for OpenAI Chat Completions ([`OpenAiChat`]),
+//! OpenAI Responses ([`OpenAiResponses`]), Anthropic Messages
+//! ([`Anthropic`]), Gemini ([`Gemini`]) and MCP ([`Mcp`]).
 //!
-//! Each provider module has the same verbs:
+//! Each provider fills in one trait, [`Provider`], with the same verbs:
 //!
 //! - `read_calls(&str)`: the calls of one assistant turn, from the
 //!   provider's own JSON, as [`Call`]s (a malformed message is a
 //!   [`ReadCallsError`] naming the path and the value);
 //! - `declare(&tool)` and `declare_tools(&tools)`: the function
 //!   declarations the provider expects;
+//! - `render(&answer, policy)`: one answered call, from anything
+//!   [`Answered`] (a [`ToolCall`] with its result, or a toolbox's outcome);
 //! - `reply(&answers, policy)`: the message(s) answering a whole turn, in
-//!   call order, from anything [`Answered`] (the toolbox's outcomes);
-//! - `render(call, &result, policy)`: one result as the provider's block,
-//!   where the provider has one (MCP: `render(&result, structured)`; Chat
-//!   Completions has only whole-turn messages).
+//!   call order.
 //!
 //! Rendering borrows: text is never copied and inline bytes are
 //! base64-encoded straight into the output when the value is serialised. A
@@ -25,44 +24,52 @@
 //!
 //! Two cargo features add conversions to other crates' models: `rmcp`
 //! (rmcp's `IntoCallToolResult` for the lowered, canonical and typed
-//! results, `TryFrom<&rmcp::model::CallToolResult>` back, and
-//! `TryFrom<McpDeclaration>` for `rmcp::model::Tool`) and `toolnexus`
+//! results, `TryFrom<&rmcp::model::CallToolResult>` back, and `TryFrom`
+//! of MCP's declaration for `rmcp::model::Tool`) and `toolnexus`
 //! (`From<&ToolResult>` for `toolnexus::ToolResult`, `TryFrom` back).
 //! Reading a foreign result fails with a [`ConvertError`].
 //!
 //! ```
 //! use toolresult::canonical::{ContentPart, ToolResult};
-//! use toolresult::provider::{anthropic, PartPolicy, ToolCall};
+//! use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
 //!
 //! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
 //! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! let call = ToolCall::new("toolu_1", "screenshot");
-//! let block = anthropic::render(call, &shot, PartPolicy::Placeholder)?;
+//! let answer = (call, &shot);
+//! let block = Anthropic::render(&answer, PartPolicy::Placeholder)?;
 //! let json = serde_json::to_value(&block)?;
 //! assert_eq!(json["content"][1]["type"], "image");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 mod answered;
-pub mod anthropic;
+mod anthropic;
 mod calls;
 mod convert_error;
 mod encode;
 mod error;
-pub mod gemini;
-pub mod mcp;
-pub mod openai_chat;
-pub mod openai_responses;
+mod gemini;
+mod mcp;
+mod openai_chat;
+mod openai_responses;
 mod policy;
+mod shape;
 mod strict;
 #[cfg(feature = "toolnexus")]
 mod toolnexus;
 
 pub use answered::Answered;
-pub use calls::{Arguments, Call, ReadCallsError};
+pub use anthropic::Anthropic;
+pub use calls::{Call, ReadCallsError};
 pub use convert_error::ConvertError;
 pub use error::RenderError;
+pub use gemini::Gemini;
+pub use mcp::Mcp;
+pub use openai_chat::OpenAiChat;
+pub use openai_responses::OpenAiResponses;
 pub use policy::PartPolicy;
+pub use shape::Provider;
 
 /// The call a result answers: the provider's call id and the tool's name.
 ///

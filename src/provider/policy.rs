@@ -9,17 +9,18 @@ use super::{RenderError, ToolCall};
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{anthropic, PartPolicy, ToolCall};
+/// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
 ///
 /// let wav = ContentPart::from_bytes(vec![0u8; 16], "audio/wav")?;
 /// let result = ToolResult::ok(wav.describe()).with_parts([wav]);
 /// let call = ToolCall::new("toolu_1", "speak");
 ///
-/// let block = anthropic::render(call, &result, PartPolicy::Placeholder)?;
+/// let answer = (call, &result);
+/// let block = Anthropic::render(&answer, PartPolicy::Placeholder)?;
 /// let json = serde_json::to_value(&block)?;
 /// assert_eq!(json["content"][1]["text"], "[unsupported audio part (audio/wav, 16 bytes)]");
 ///
-/// assert!(anthropic::render(call, &result, PartPolicy::Strict).is_err());
+/// assert!(Anthropic::render(&(call, &result), PartPolicy::Strict).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

@@ -31,19 +31,8 @@ const STRICT_FORMATS: &[&str] = &[
 /// It errs on the side of `false`, which is always accepted: schemars'
 /// integer and float formats (`uint8`, `double`) are not strict formats, so
 /// arguments with numbers are declared non-strict.
-///
-/// ```
-/// use serde_json::json;
-/// use toolresult::provider::openai_chat::is_strict_compatible;
-///
-/// let closed = json!({"type": "object", "properties": {"q": {"type": "string"}},
-///                     "required": ["q"], "additionalProperties": false});
-/// assert!(is_strict_compatible(&closed));
-/// let open = json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
-/// assert!(!is_strict_compatible(&open));
-/// ```
 #[must_use]
-pub fn is_strict_compatible(schema: &Value) -> bool {
+pub(crate) fn is_strict_compatible(schema: &Value) -> bool {
     schema.get("type").and_then(Value::as_str) == Some("object") && strict_schema(schema)
 }
 
@@ -94,4 +83,57 @@ fn closed_and_all_required(map: &Map<String, Value>) -> bool {
         None => true,
     };
     all_required && map.get("additionalProperties") == Some(&Value::Bool(false))
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::is_strict_compatible;
+
+    #[test]
+    fn closed_schemas_are_strict_and_open_ones_are_not() {
+        let closed = json!({"type": "object", "properties": {"q": {"type": "string"}},
+                            "required": ["q"], "additionalProperties": false});
+        assert!(is_strict_compatible(&closed));
+        let open =
+            json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]});
+        assert!(!is_strict_compatible(&open));
+    }
+
+    #[test]
+    fn strict_compatibility_of_hand_written_schemas() {
+        let strict = [
+            json!({"type": "object", "properties": {}, "additionalProperties": false}),
+            json!({"type": "object", "properties": {
+                    "when": {"type": "string", "format": "date-time"},
+                    "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 3},
+                    "unit": {"type": ["string", "null"], "enum": ["c", "f", null]},
+                    "at": {"anyOf": [{"$ref": "#/$defs/P"}, {"type": "null"}]}},
+                   "required": ["when", "tags", "unit", "at"], "additionalProperties": false,
+                   "$defs": {"P": {"type": "object", "properties": {"x": {"type": "number"}},
+                                   "required": ["x"], "additionalProperties": false}}}),
+        ];
+        for schema in &strict {
+            assert!(is_strict_compatible(schema), "{schema}");
+        }
+        let not_strict = [
+            json!({"type": "string"}),
+            json!({"anyOf": [{"type": "object", "properties": {}, "additionalProperties": false}]}),
+            json!({"type": "object", "properties": {"q": {"type": "string"}}, "required": [],
+                   "additionalProperties": false}),
+            json!({"type": "object", "properties": {"q": {"type": "string", "format": "uri"}},
+                   "required": ["q"], "additionalProperties": false}),
+            json!({"type": "object", "properties": {"q": {"oneOf": [{"type": "string"}]}},
+                   "required": ["q"], "additionalProperties": false}),
+            json!({"type": "object", "properties": {"q": {"type": "object"}},
+                   "required": ["q"], "additionalProperties": false}),
+            json!({"type": "object", "properties": {"q": true},
+                   "required": ["q"], "additionalProperties": false}),
+            json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        ];
+        for schema in &not_strict {
+            assert!(!is_strict_compatible(schema), "{schema}");
+        }
+    }
 }

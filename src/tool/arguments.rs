@@ -17,15 +17,15 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///
 /// ```
 /// use serde_json::json;
-/// use toolresult::provider::{anthropic, openai_chat};
+/// use toolresult::provider::{Anthropic, OpenAiChat, Provider};
 /// use toolresult::tool::Arguments;
 ///
-/// let chat = openai_chat::read_calls(
+/// let chat = OpenAiChat::read_calls(
 ///     r#"{"tool_calls":[{"id":"c1","type":"function","function":{"name":"f","arguments":"{oops"}}]}"#,
 /// )?;
 /// assert_eq!(chat[0].arguments, Arguments::Text("{oops".into()));
 ///
-/// let claude = anthropic::read_calls(
+/// let claude = Anthropic::read_calls(
 ///     r#"{"content":[{"type":"tool_use","id":"t1","name":"f","input":{"x":1}}]}"#,
 /// )?;
 /// assert_eq!(claude[0].arguments, Arguments::Json(json!({"x": 1})));

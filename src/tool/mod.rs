@@ -14,6 +14,7 @@
 //! ```
 //! use serde::{Deserialize, Serialize};
 //! use schemars::JsonSchema;
+//! use toolresult::provider::{Anthropic, Provider};
 //! use toolresult::tool::{self, Arguments, CallContext, Tool, ToolSafety};
 //! use toolresult::{ToolError, ToolResult};
 //!
@@ -48,7 +49,7 @@
 //! assert_eq!(call("add", serde_json::json!({"a": 2, "b": 3})), "5");
 //! assert_eq!(call("get_weather", serde_json::json!({"city": "Oslo"})), r#"{"celsius":-3.5}"#);
 //!
-//! let declared = serde_json::to_value(toolresult::provider::anthropic::declare(&tools[1]))?;
+//! let declared = serde_json::to_value(Anthropic::declare(&tools[1]))?;
 //! assert_eq!(declared["name"], "add");
 //! assert_eq!(declared["input_schema"]["required"], serde_json::json!(["a", "b"]));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -106,8 +107,8 @@ pub trait Tool: Send + Sync {
     fn input_schema(&self) -> &Schema;
 
     /// The schema of the JSON of a success (see
-    /// [`Mcp`](crate::provider::Mcp) for when MCP can take it as
-    /// `outputSchema`).
+    /// [`Mcp::declare`](crate::provider::Provider::declare) for when MCP
+    /// can take it as `outputSchema`).
     fn output_schema(&self) -> &Schema;
 
     /// The schema of all the model reads back: `anyOf` the success or

@@ -49,7 +49,7 @@
 //! retry.
 //!
 //! ```
-//! use toolresult::provider::{anthropic, PartPolicy};
+//! use toolresult::provider::{Anthropic, PartPolicy, Provider};
 //! use toolresult::tool::{self, ToolSafety};
 //! use toolresult::toolbox::Toolbox;
 //!
@@ -66,9 +66,9 @@
 //! let assistant = r#"{"role":"assistant","content":[
 //!     {"type":"tool_use","id":"toolu_1","name":"weather","input":{"city":"Oslo"}},
 //!     {"type":"tool_use","id":"toolu_2","name":"forecast","input":{}}]}"#;
-//! let calls = anthropic::read_calls(assistant)?;
+//! let calls = Anthropic::read_calls(assistant)?;
 //! let outcomes = toolbox.run(calls).await;
-//! let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
+//! let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
 //! assert_eq!(
 //!     serde_json::to_string(&reply)?,
 //!     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"sunny in Oslo"},{"type":"tool_result","tool_use_id":"toolu_2","content":"{\"error\":{\"message\":\"there is no tool named `forecast`\",\"suggestion\":\"call one of: `weather`\"}}","is_error":true}]}"#

@@ -18,7 +18,7 @@ use crate::{Diagnostics, Lowered};
 ///
 /// A turn gives exactly one per call, in call order, under the call's id,
 /// whatever the tools did. Render a turn's outcomes for the provider with
-/// its `reply`.
+/// its `reply` (for example [`Anthropic::reply`](crate::provider::Provider::reply)).
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct CallOutcome {

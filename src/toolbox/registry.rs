@@ -262,7 +262,7 @@ impl Toolbox {
 
     /// The registered tools, in the order they were registered: declare
     /// them all with a provider's `declare_tools`
-    /// (`anthropic::declare_tools(&toolbox.tools())`).
+    /// (`Anthropic::declare_tools(&toolbox.tools())`).
     #[must_use]
     pub fn tools(&self) -> Vec<&dyn Tool> {
         self.entries.iter().map(|entry| &*entry.tool).collect()

@@ -4,7 +4,7 @@
 #[cfg(test)]
 mod tests {
     use serde::Serialize;
-    use toolresult::provider::mcp;
+    use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
     use toolresult::{IntoToolResult, ToolResult};
 
     #[derive(Serialize)]
@@ -33,14 +33,15 @@ mod tests {
         })
         .lower();
         assert_eq!(lowered.result.output, OUTPUT);
-        let answer = mcp::render(&lowered.result, lowered.structured_content());
+        let call = (ToolCall::new("call_1", "report"), &lowered);
+        let answer = Mcp::render(&call, PartPolicy::Strict).unwrap();
         let text = serde_json::to_string(&answer).unwrap();
         let expected = format!(
             r#"{{"content":[{{"type":"text","text":{}}}],"structuredContent":{OUTPUT},"isError":false}}"#,
             serde_json::to_string(OUTPUT).unwrap()
         );
         assert_eq!(text, expected);
-        let back = mcp::from_value(&serde_json::from_str(&text).unwrap()).unwrap();
+        let back = Mcp::read_result_value(&serde_json::from_str(&text).unwrap()).unwrap();
         assert_eq!(back.output, OUTPUT);
     }
 }

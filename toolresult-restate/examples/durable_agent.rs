@@ -19,7 +19,7 @@ use std::time::Duration;
 use restate_sdk::prelude::*;
 use serde_json::Value;
 use toolresult::canonical::Request;
-use toolresult::provider::{PartPolicy, anthropic};
+use toolresult::provider::{Anthropic, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
 use toolresult::tool::{self, CallContext, ToolSafety};
 use toolresult::toolbox::Toolbox;
@@ -99,9 +99,9 @@ impl Agent {
         Json(message): Json<Value>,
     ) -> HandlerResult<Json<Value>> {
         let calls =
-            anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
+            Anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
         let outcomes = run_turn(&ctx, &self.toolbox, calls, ask).await?;
-        let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder)
+        let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder)
             .map_err(TerminalError::from_error)?;
         Ok(Json(serde_json::to_value(reply)?))
     }

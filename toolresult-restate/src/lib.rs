@@ -20,7 +20,7 @@
 //! ```no_run
 //! use restate_sdk::prelude::*;
 //! use toolresult::canonical::Request;
-//! use toolresult::provider::{anthropic, PartPolicy};
+//! use toolresult::provider::{Anthropic, PartPolicy, Provider};
 //! use toolresult::tool::{self, CallContext, ToolSafety};
 //! use toolresult::toolbox::Toolbox;
 //! use toolresult::ToolResult;
@@ -57,14 +57,14 @@
 //!         ctx: Context<'_>,
 //!         Json(message): Json<serde_json::Value>,
 //!     ) -> HandlerResult<Json<serde_json::Value>> {
-//!         let calls = anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
+//!         let calls = Anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
 //!         let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| async move {
 //!             // Tell a person: a chat message, an email, a page.
 //!             println!("{} -> resolve awakeable {}", parked.request.prompt, parked.awakeable_id());
 //!             Ok::<_, HandlerError>(())
 //!         })
 //!         .await?;
-//!         let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
+//!         let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
 //!         Ok(Json(serde_json::to_value(reply)?))
 //!     }
 //! }

@@ -32,7 +32,8 @@ pub const AWAKEABLE_KEY: &str = "awakeable";
 /// ```
 /// use serde_json::json;
 /// use toolresult::canonical::Request;
-/// use toolresult::provider::{Arguments, Call};
+/// use toolresult::provider::Call;
+/// use toolresult::tool::Arguments;
 /// use toolresult_restate::Parked;
 ///
 /// // What a notify hook does with it: here, the message it would send.

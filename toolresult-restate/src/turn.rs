@@ -73,7 +73,7 @@ use crate::Parked;
 ///
 /// ```no_run
 /// use restate_sdk::prelude::*;
-/// use toolresult::provider::{anthropic, PartPolicy};
+/// use toolresult::provider::{Anthropic, PartPolicy, Provider};
 /// use toolresult::toolbox::Toolbox;
 /// use toolresult_restate::{run_turn, Parked};
 ///
@@ -89,14 +89,14 @@ use crate::Parked;
 ///         ctx: Context<'_>,
 ///         Json(message): Json<serde_json::Value>,
 ///     ) -> HandlerResult<Json<serde_json::Value>> {
-///         let calls = anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
+///         let calls = Anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
 ///         let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| async move {
 ///             // Send the request to whoever answers it, with its awakeable id.
 ///             println!("{}: resolve awakeable {}", parked.request.prompt, parked.awakeable_id());
 ///             Ok::<_, HandlerError>(())
 ///         })
 ///         .await?;
-///         let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
+///         let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder).map_err(TerminalError::from_error)?;
 ///         Ok(Json(serde_json::to_value(reply)?))
 ///     }
 /// }

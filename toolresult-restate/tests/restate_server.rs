@@ -24,7 +24,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use restate_sdk::prelude::*;
 use serde_json::{Value, json};
 use toolresult::canonical::Request;
-use toolresult::provider::{Answered, PartPolicy, anthropic};
+use toolresult::provider::{Answered, Anthropic, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
 use toolresult::tool::{self, CallContext, ToolSafety};
 use toolresult::toolbox::Toolbox;
@@ -343,7 +343,7 @@ impl TestAgent {
         Json(message): Json<Value>,
     ) -> HandlerResult<Json<Value>> {
         let calls =
-            anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
+            Anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
         let state = self.state.clone();
         let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| {
             let state = state.clone();
@@ -358,7 +358,7 @@ impl TestAgent {
             }
         })
         .await?;
-        let reply = anthropic::reply(&outcomes, PartPolicy::Placeholder)
+        let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder)
             .map_err(TerminalError::from_error)?;
         let summary: Vec<Value> = outcomes
             .iter()

@@ -7,44 +7,12 @@ use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::provider::calls::{self, Arguments, Call, ReadCallsError, Turn};
+use crate::provider::calls::{self, Call, ReadCallsError, Turn};
+use crate::tool::Arguments;
 
 const STYLE: &str = "anthropic message";
 
-/// Reads the tool calls of an Anthropic Messages assistant message: the
-/// Messages API response (which is the message) or the `assistant` entry
-/// of a conversation's `messages`.
-///
-/// Each `tool_use` content block is one call, in order; its `input` is kept
-/// as JSON ([`Arguments::Json`], `{}` when left out). Blocks of other types
-/// (`text`, `thinking`, server tool blocks) are skipped; a `content` that is
-/// a plain string, or missing, has no calls. Other fields are ignored.
-///
-/// # Errors
-/// [`ReadCallsError`] when the text is not JSON, a field has the wrong
-/// type, a block has no `type`, a `tool_use` block has no `id` or `name`,
-/// an empty id or name, or the id of an earlier call of the turn.
-///
-/// ```
-/// use serde_json::json;
-/// use toolresult::provider::{anthropic, Arguments, Call};
-///
-/// let calls = anthropic::read_calls(r#"{
-///     "role": "assistant",
-///     "content": [
-///         {"type": "text", "text": "Adding."},
-///         {"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 1}}
-///     ],
-///     "stop_reason": "tool_use"
-/// }"#)?;
-/// assert_eq!(calls, [Call::new("toolu_1", "add", Arguments::Json(json!({"a": 1})))]);
-///
-/// let err = anthropic::read_calls(r#"{"content":[{"type":"tool_use","id":"toolu_1","name":""}]}"#)
-///     .unwrap_err();
-/// assert_eq!(err.to_string(), "anthropic message: content[0].name: empty tool name");
-/// # Ok::<(), toolresult::provider::ReadCallsError>(())
-/// ```
-pub fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
+pub(super) fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
     let message: Message<'_> = calls::parse_object(STYLE, "", message)?;
     let blocks = message.content.0;
     let uses = blocks

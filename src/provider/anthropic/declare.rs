@@ -15,22 +15,8 @@ pub struct AnthropicDeclaration<'a> {
     input_schema: &'a Schema,
 }
 
-/// The Anthropic Messages declaration of `tool`: the input schema goes as
-/// it is (Anthropic takes JSON Schema).
-///
-/// ```
-/// use toolresult::provider::anthropic;
-/// use toolresult::tool::{self};
-///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// struct Args { city: String }
-///
-/// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city)?;
-/// let json = serde_json::to_value(anthropic::declare(&weather))?;
-/// assert_eq!(json["input_schema"]["required"], serde_json::json!(["city"]));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn declare<T: Tool + ?Sized>(tool: &T) -> AnthropicDeclaration<'_> {
+/// The declaration of `tool`.
+pub(super) fn declare<T: Tool + ?Sized>(tool: &T) -> AnthropicDeclaration<'_> {
     AnthropicDeclaration {
         name: tool.name(),
         description: tool.description(),
@@ -38,24 +24,7 @@ pub fn declare<T: Tool + ?Sized>(tool: &T) -> AnthropicDeclaration<'_> {
     }
 }
 
-/// The declarations of all of `tools`, in order: the provider's `tools`
-/// array (a toolbox's `tools()`, say).
-///
-/// ```
-/// use toolresult::provider::anthropic;
-/// use toolresult::tool::{self, Tool};
-///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// struct NoArgs {}
-///
-/// let tools: Vec<Box<dyn Tool>> = vec![
-///     Box::new(tool::function("now", "The time", |_: NoArgs| "noon")?),
-///     Box::new(tool::function("today", "The date", |_: NoArgs| "Thursday")?),
-/// ];
-/// let declared = serde_json::to_value(anthropic::declare_tools(&tools))?;
-/// assert_eq!(declared.as_array().map(Vec::len), Some(2));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn declare_tools<T: Tool>(tools: &[T]) -> Vec<AnthropicDeclaration<'_>> {
+/// The declarations of `tools`.
+pub(super) fn declare_tools<T: Tool>(tools: &[T]) -> Vec<AnthropicDeclaration<'_>> {
     tools.iter().map(declare).collect()
 }

@@ -1,25 +1,4 @@
-//! Anthropic Messages: a `tool_result` content block.
-//!
-//! `{"type":"tool_result","tool_use_id":..,"content":..,"is_error":true?}`.
-//! A result with no parts has the plain `output` string as `content`;
-//! otherwise `content` is a list: text blocks first (the `output`, then the
-//! text parts), then, in order, `image` blocks (`image/jpeg`, `image/png`,
-//! `image/gif`, `image/webp`) and `document` blocks (PDFs), each with a
-//! `base64` or `url` source. Audio and other files become a placeholder or
-//! an error ([`PartPolicy`]). `is_error` is written only when true.
-//!
-//! ```
-//! use toolresult::canonical::ToolResult;
-//! use toolresult::provider::{anthropic, PartPolicy, ToolCall};
-//!
-//! let missing = ToolResult::error("No such config key: nope");
-//! let block = anthropic::render(ToolCall::new("toolu_1", "config"), &missing, PartPolicy::Strict)?;
-//! assert_eq!(
-//!     serde_json::to_string(&block)?,
-//!     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"No such config key: nope","is_error":true}"#
-//! );
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Rendering an Anthropic `tool_result` block (the wire shape is on [`Anthropic`](crate::provider::Anthropic)).
 
 use std::borrow::Cow;
 
@@ -71,26 +50,8 @@ enum BlockSource<'a> {
     },
 }
 
-/// The `tool_result` block answering `call`.
-///
-/// # Errors
-/// Under [`PartPolicy::Strict`], a part a tool result cannot carry.
-///
-/// ```
-/// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{anthropic, PartPolicy, ToolCall};
-///
-/// let pdf = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))?;
-/// let report = ToolResult::ok("the Q3 report").with_parts([pdf]);
-/// let block = anthropic::render(ToolCall::new("toolu_1", "report"), &report, PartPolicy::Strict)?;
-/// let json = serde_json::to_value(&block)?;
-/// assert_eq!(
-///     json["content"][1],
-///     serde_json::json!({"type": "document", "source": {"type": "url", "url": "https://example.com/q3.pdf"}})
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn render<'a>(
+/// The block of one call.
+pub(super) fn render<'a>(
     call: ToolCall<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
@@ -161,25 +122,8 @@ pub struct AnthropicReply<'a> {
     content: Vec<ToolResultBlock<'a>>,
 }
 
-/// The message answering a turn: one [`render`]ed block per answer.
-///
-/// # Errors
-/// Under [`PartPolicy::Strict`], a part Anthropic cannot carry.
-///
-/// ```
-/// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{anthropic, PartPolicy, ToolCall};
-///
-/// let found = ToolResult::ok("eu-west-1");
-/// let missing = ToolResult::error("no such key");
-/// let turn = [(ToolCall::new("toolu_1", "lookup"), &found), (ToolCall::new("toolu_2", "lookup"), &missing)];
-/// assert_eq!(
-///     serde_json::to_string(&anthropic::reply(&turn, PartPolicy::Strict)?)?,
-///     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"eu-west-1"},{"type":"tool_result","tool_use_id":"toolu_2","content":"no such key","is_error":true}]}"#
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn reply<A: Answered>(
+/// The reply of a turn.
+pub(super) fn reply<A: Answered>(
     answers: &[A],
     policy: PartPolicy,
 ) -> Result<AnthropicReply<'_>, RenderError> {

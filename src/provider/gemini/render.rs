@@ -1,28 +1,4 @@
-//! Gemini: a `functionResponse` part and the parts that follow it.
-//!
-//! `{"functionResponse":{"id"?:..,"name":..,"response":{"output":..}}}`, or
-//! `{"error":..}` in place of `output` when the result is an error (`id` is
-//! written when the call has one). Then, in order, each part: text parts as
-//! `{"text":..}`, inline media as `{"inlineData":{"mimeType","data"}}`, URL
-//! media as `{"fileData":{"mimeType","fileUri"}}`.
-//!
-//! Carried: `image/png`, `image/jpeg`, `image/webp`, `image/heic`,
-//! `image/heif`; `audio/wav`, `audio/mp3`, `audio/mpeg`, `audio/aiff`,
-//! `audio/aac`, `audio/ogg`, `audio/flac`; `application/pdf`, `text/plain`.
-//! Anything else becomes a placeholder or an error ([`PartPolicy`]).
-//!
-//! ```
-//! use toolresult::canonical::ToolResult;
-//! use toolresult::provider::{gemini, PartPolicy, ToolCall};
-//!
-//! let result = ToolResult::ok("eu-west-1");
-//! let parts = gemini::render(ToolCall::new("", "region"), &result, PartPolicy::Strict)?;
-//! assert_eq!(
-//!     serde_json::to_string(&parts)?,
-//!     r#"[{"functionResponse":{"name":"region","response":{"output":"eu-west-1"}}}]"#
-//! );
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Rendering Gemini `functionResponse` parts (the wire shape is on [`Gemini`](crate::provider::Gemini)).
 
 use std::borrow::Cow;
 
@@ -103,25 +79,8 @@ struct FileData<'a> {
     file_uri: &'a str,
 }
 
-/// The parts answering `call`: the `functionResponse`, then one part per
-/// part of the result.
-///
-/// # Errors
-/// Under [`PartPolicy::Strict`], a part Gemini cannot carry.
-///
-/// ```
-/// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{gemini, PartPolicy, ToolCall};
-///
-/// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-/// let shot = ToolResult::error(png.describe()).with_parts([png]);
-/// let parts = gemini::render(ToolCall::new("", "shot"), &shot, PartPolicy::Strict)?;
-/// let json = serde_json::to_value(&parts)?;
-/// assert_eq!(json[0]["functionResponse"]["response"]["error"], "image (image/png, 82 bytes)");
-/// assert_eq!(json[1]["inlineData"]["mimeType"], "image/png");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn render<'a>(
+/// The parts of one call.
+pub(super) fn render<'a>(
     call: ToolCall<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
@@ -180,24 +139,8 @@ pub struct GeminiReply<'a> {
     parts: Vec<GeminiPart<'a>>,
 }
 
-/// The content answering a turn: every answer's [`render`]ed parts.
-///
-/// # Errors
-/// Under [`PartPolicy::Strict`], a part Gemini cannot carry.
-///
-/// ```
-/// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{gemini, PartPolicy, ToolCall};
-///
-/// let found = ToolResult::ok("eu-west-1");
-/// let turn = [(ToolCall::new("", "lookup"), &found)];
-/// assert_eq!(
-///     serde_json::to_string(&gemini::reply(&turn, PartPolicy::Strict)?)?,
-///     r#"{"role":"user","parts":[{"functionResponse":{"name":"lookup","response":{"output":"eu-west-1"}}}]}"#
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn reply<A: Answered>(
+/// The content of a turn.
+pub(super) fn reply<A: Answered>(
     answers: &[A],
     policy: PartPolicy,
 ) -> Result<GeminiReply<'_>, RenderError> {

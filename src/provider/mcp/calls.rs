@@ -7,36 +7,12 @@ use serde::Deserialize;
 use serde::de::{Deserializer, Visitor};
 use serde_json::Value;
 
-use crate::provider::calls::{self, Arguments, Call, ReadCallsError};
+use crate::provider::calls::{self, Call, ReadCallsError};
+use crate::tool::Arguments;
 
 const STYLE: &str = "mcp tools/call request";
 
-/// Reads the call of an MCP `tools/call` JSON-RPC request: one call whose
-/// id is the JSON-RPC `id` as text (a number as its decimal digits, so the
-/// string `"7"` and the number `7` read alike), whose name is
-/// `params.name`, and whose `params.arguments` are kept as JSON
-/// ([`Arguments::Json`], `{}` when left out). Other fields are ignored.
-///
-/// # Errors
-/// [`ReadCallsError`] when the text is not JSON, a field has the wrong
-/// type, the `method` is not `tools/call`, the request has no `id` (a
-/// notification) or a `null` one, no `params` or `params.name`, or an
-/// empty name.
-///
-/// ```
-/// use serde_json::json;
-/// use toolresult::provider::{mcp, Arguments, Call};
-///
-/// let calls = mcp::read_calls(
-///     r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}"#,
-/// )?;
-/// assert_eq!(calls, [Call::new("7", "add", Arguments::Json(json!({"a": 1})))]);
-///
-/// let err = mcp::read_calls(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#).unwrap_err();
-/// assert_eq!(err.to_string(), r#"mcp tools/call request: method: expected "tools/call", found "tools/list""#);
-/// # Ok::<(), toolresult::provider::ReadCallsError>(())
-/// ```
-pub fn read_calls(request: &str) -> Result<Vec<Call>, ReadCallsError> {
+pub(super) fn read_calls(request: &str) -> Result<Vec<Call>, ReadCallsError> {
     let request: Request<'_> = calls::parse_object(STYLE, "", request)?;
     if request.method != "tools/call" {
         return Err(calls::invalid(

@@ -26,92 +26,21 @@ const NO_ERROR_TEXT: &str = "MCP tool returned an error";
 /// The mime type of a resource that names none and whose URI has no known extension.
 const UNKNOWN_MIME: &str = "application/octet-stream";
 
-/// Reads an MCP `CallToolResult` from its JSON text into a canonical
-/// result, by the shared contract (see the [module docs](super)).
-///
-/// The fast path: every string is borrowed from `json` where it holds no
-/// escape (base64 never does), so image, audio and blob data are decoded
-/// straight from the input, each after its size is checked against the
-/// part size limit ([`PartLimit::parse`](crate::canonical::PartLimit::parse))
-/// from the length of its base64. Reads exactly as [`from_value`] does on
-/// the same JSON, with the same messages.
-///
-/// # Errors
-/// Text that is not JSON ([`ConvertError::Json`]), and everything
-/// [`from_value`] refuses.
-///
-/// ```
-/// use toolresult::provider::mcp;
-///
-/// let result = mcp::from_str(
-///     r#"{"content":[{"type":"image","mimeType":"image/gif","data":"R0lGOA=="}],"isError":false}"#,
-/// )?;
-/// assert_eq!(result.output, "image (image/gif, 4 bytes)");
-/// assert_eq!(result.parts[0].byte_len(), 4);
-/// # Ok::<(), toolresult::provider::ConvertError>(())
-/// ```
-pub fn from_str(json: &str) -> Result<ToolResult, ConvertError> {
-    let reply = serde_json::from_str(json).map_err(|source| ConvertError::Json { source })?;
+/// Reads from JSON text or bytes: UTF-8 is checked once, up front, and the
+/// text read as text (serde_json's text reader skips the check per string
+/// that its byte reader makes); bytes that are not UTF-8 go to the byte
+/// reader for its error, which names where.
+pub(super) fn from_bytes(json: &[u8]) -> Result<ToolResult, ConvertError> {
+    let reply = match std::str::from_utf8(json) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(json),
+    }
+    .map_err(|source| ConvertError::Json { source })?;
     read(&reply)
 }
 
-/// Reads an MCP `CallToolResult` from its JSON bytes (as a transport hands
-/// them over) into a canonical result; the fast path, as [`from_str`].
-///
-/// # Errors
-/// Bytes that are not UTF-8 JSON ([`ConvertError::Json`]), and everything
-/// [`from_value`] refuses.
-///
-/// ```
-/// use toolresult::provider::mcp;
-///
-/// let result = mcp::from_slice(br#"{"content":[{"type":"text","text":"3 rows"}]}"#)?;
-/// assert_eq!(result.output, "3 rows");
-/// # Ok::<(), toolresult::provider::ConvertError>(())
-/// ```
-pub fn from_slice(json: &[u8]) -> Result<ToolResult, ConvertError> {
-    let reply = serde_json::from_slice(json).map_err(|source| ConvertError::Json { source })?;
-    read(&reply)
-}
-
-/// Reads an MCP `CallToolResult` (its JSON) into a canonical result, by
-/// the shared contract (see the [module docs](super)).
-///
-/// For a caller already holding a [`Value`]; text or bytes read faster with
-/// [`from_str`] or [`from_slice`], which never build one. The strings are
-/// borrowed from the value and base64 is decoded from them in place, after
-/// its size is checked against the part size limit.
-///
-/// A resource that names no mime type gets one from its URI's extension
-/// (the fixed media table), else `application/octet-stream`. An embedded
-/// blob's part name is the last segment of its URI, never a path.
-///
-/// # Errors
-/// A value that is not an object, a field of the wrong type, a block
-/// without a field it needs, an unknown block type, or a block that breaks
-/// the part contract (bad base64, an invalid mime type, a `file:` URL, data
-/// over the part size limit).
-///
-/// ```
-/// use serde_json::json;
-/// use toolresult::provider::mcp;
-///
-/// let result = mcp::from_value(&json!({
-///     "content": [{"type": "text", "text": "3 rows"}],
-///     "structuredContent": {"rows": 3},
-///     "isError": false
-/// }))?;
-/// assert_eq!(result.output, r#"{"rows":3}"#);
-///
-/// let failed = mcp::from_value(&json!({
-///     "content": [{"type": "text", "text": "no such table"}, {"type": "text", "text": "  "}],
-///     "isError": true
-/// }))?;
-/// assert!(failed.is_error);
-/// assert_eq!(failed.output, "no such table");
-/// # Ok::<(), toolresult::provider::ConvertError>(())
-/// ```
-pub fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
+/// Reads from a JSON value.
+pub(super) fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
     // Every JSON value reads into the wire structs, so this cannot fail on a
     // `Value`; an error is still reported rather than assumed away.
     let reply =

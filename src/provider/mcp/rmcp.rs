@@ -1,6 +1,6 @@
 //! Conversions between the crate's results and `rmcp::model::CallToolResult`
-//! (feature `rmcp`), through [`render`] and [`from_value`]: the same bytes
-//! as every other MCP route.
+//! (feature `rmcp`), through the same rendering and reading as
+//! [`Mcp`](crate::provider::Mcp)'s: the same bytes as every other MCP route.
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
@@ -8,12 +8,13 @@ use rmcp::model::{CallToolResponse, CallToolResult};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
-use super::{from_value, render};
+use super::read::from_value;
+use super::render::render;
 use crate::canonical::ToolResult;
 use crate::provider::ConvertError;
 use crate::{IntoToolResult, Lowered};
 
-/// rmcp's `CallToolResult` of what [`render`] writes.
+/// rmcp's `CallToolResult` of what `Mcp::render` writes.
 fn to_rmcp(
     result: &ToolResult,
     structured: Option<&RawValue>,
@@ -68,7 +69,7 @@ impl IntoCallToolResult for ToolResult {
 impl TryFrom<&CallToolResult> for ToolResult {
     type Error = ConvertError;
 
-    /// As [`from_value`] on the result's JSON.
+    /// As [`Mcp::read_result_value`](crate::provider::Mcp::read_result_value) on the result's JSON.
     fn try_from(answer: &CallToolResult) -> Result<Self, Self::Error> {
         let value = serde_json::to_value(answer).map_err(|source| ConvertError::Encode {
             what: "rmcp CallToolResult",
@@ -81,7 +82,7 @@ impl TryFrom<&CallToolResult> for ToolResult {
 impl TryFrom<CallToolResult> for ToolResult {
     type Error = ConvertError;
 
-    /// As [`from_value`] on the result's JSON.
+    /// As [`Mcp::read_result_value`](crate::provider::Mcp::read_result_value) on the result's JSON.
     fn try_from(answer: CallToolResult) -> Result<Self, Self::Error> {
         Self::try_from(&answer)
     }

@@ -6,47 +6,12 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 
-use crate::provider::calls::{self, Arguments, Call, ReadCallsError};
+use crate::provider::calls::{self, Call, ReadCallsError};
+use crate::tool::Arguments;
 
 const STYLE: &str = "openai chat message";
 
-/// Reads the tool calls of a Chat Completions assistant message: the
-/// `message` of a choice (`choices[0].message`), as the next request's
-/// `messages` holds it, not the whole completion.
-///
-/// Each `tool_calls` entry is one call, in order; its `function.arguments`
-/// text is kept as it came ([`Arguments::Text`]). A message with no
-/// `tool_calls` (or `null`) has no calls. Other fields are ignored.
-///
-/// # Errors
-/// [`ReadCallsError`] when the text is not JSON, a field has the wrong type,
-/// a call has no `id`, `type` or name, an empty id or name, a `type` other
-/// than `function`, or the id of an earlier call of the turn; and when the
-/// text is a whole completion (`choices`) rather than its message.
-///
-/// ```
-/// use toolresult::provider::{openai_chat, Arguments, Call};
-///
-/// let calls = openai_chat::read_calls(r#"{
-///     "role": "assistant",
-///     "content": null,
-///     "tool_calls": [
-///         {"id": "call_1", "type": "function", "function": {"name": "add", "arguments": "{\"a\":1}"}},
-///         {"id": "call_2", "type": "function", "function": {"name": "now", "arguments": "{}"}}
-///     ]
-/// }"#)?;
-/// assert_eq!(calls, [
-///     Call::new("call_1", "add", Arguments::Text(r#"{"a":1}"#.into())),
-///     Call::new("call_2", "now", Arguments::Text("{}".into())),
-/// ]);
-///
-/// let err = openai_chat::read_calls(
-///     r#"{"tool_calls":[{"id":"call_1","type":"custom","custom":{"name":"sql","input":"1"}}]}"#,
-/// ).unwrap_err();
-/// assert_eq!(err.to_string(), r#"openai chat message: tool_calls[0].type: expected "function", found "custom""#);
-/// # Ok::<(), toolresult::provider::ReadCallsError>(())
-/// ```
-pub fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
+pub(super) fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
     let message: Message = calls::parse_object(STYLE, "", message)?;
     if message.choices.is_some() {
         return Err(calls::invalid(

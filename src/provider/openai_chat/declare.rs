@@ -33,28 +33,8 @@ impl OpenAiChatDeclaration<'_> {
     }
 }
 
-/// The OpenAI Chat Completions declaration of `tool`.
-///
-/// Chat Completions reads a missing `strict` as `false`, so `strict` is
-/// written only as `"strict": true`, inside `function`, when the input
-/// schema meets strict mode as it stands ([`is_strict_compatible`]). The
-/// schema is never rewritten.
-///
-/// ```
-/// use toolresult::provider::openai_chat;
-/// use toolresult::tool::{self};
-///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// struct Args { city: String }
-///
-/// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city)?;
-/// assert_eq!(
-///     serde_json::to_string(&openai_chat::declare(&weather))?,
-///     r#"{"type":"function","function":{"name":"get_weather","description":"Current weather for a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}}}"#
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiChatDeclaration<'_> {
+/// The declaration of `tool`.
+pub(super) fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiChatDeclaration<'_> {
     OpenAiChatDeclaration {
         r#type: "function",
         function: ChatFunction {
@@ -66,24 +46,7 @@ pub fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiChatDeclaration<'_> {
     }
 }
 
-/// The declarations of all of `tools`, in order: the provider's `tools`
-/// array (a toolbox's `tools()`, say).
-///
-/// ```
-/// use toolresult::provider::openai_chat;
-/// use toolresult::tool::{self, Tool};
-///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// struct NoArgs {}
-///
-/// let tools: Vec<Box<dyn Tool>> = vec![
-///     Box::new(tool::function("now", "The time", |_: NoArgs| "noon")?),
-///     Box::new(tool::function("today", "The date", |_: NoArgs| "Thursday")?),
-/// ];
-/// let declared = serde_json::to_value(openai_chat::declare_tools(&tools))?;
-/// assert_eq!(declared.as_array().map(Vec::len), Some(2));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn declare_tools<T: Tool>(tools: &[T]) -> Vec<OpenAiChatDeclaration<'_>> {
+/// The declarations of `tools`.
+pub(super) fn declare_tools<T: Tool>(tools: &[T]) -> Vec<OpenAiChatDeclaration<'_>> {
     tools.iter().map(declare).collect()
 }

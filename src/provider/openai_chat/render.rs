@@ -1,39 +1,4 @@
-//! OpenAI Chat Completions: `tool` messages, and one `user` message that
-//! carries the turn's non-text parts.
-//!
-//! A `tool` message carries text only, so a result becomes
-//! `{"role":"tool","tool_call_id":..,"content":..}` with its `output` (and
-//! its text parts), and every non-text part of every result answering one
-//! assistant turn moves, in call order, into one `user` message after the
-//! last tool message. Each result's parts there follow the text item
-//! `Output of tool <name> (<call_id>):`.
-//!
-//! Carried: images (`image/png`, `image/jpeg`, `image/webp`, `image/gif`,
-//! inline or by URL) as `image_url`; inline PDFs as `file` with `file_data`
-//! and `filename` (the part's name, else `file.pdf`); inline WAV and MP3
-//! audio as `input_audio`. Anything else becomes a placeholder or an error
-//! ([`PartPolicy`]).
-//!
-//! ```
-//! use toolresult::canonical::{ContentPart, ToolResult};
-//! use toolresult::provider::{openai_chat, PartPolicy, ToolCall};
-//!
-//! let found = ToolResult::ok("eu-west-1");
-//! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-//! let shot = ToolResult::ok(png.describe()).with_parts([png]);
-//! let turn = [
-//!     (ToolCall::new("call_1", "region"), &found),
-//!     (ToolCall::new("call_2", "screenshot"), &shot),
-//! ];
-//! let messages = openai_chat::reply(&turn, PartPolicy::Placeholder)?;
-//! let json = serde_json::to_value(&messages)?;
-//! assert_eq!(json[0]["content"], "eu-west-1");
-//! assert_eq!(json[1]["content"], "image (image/png, 82 bytes)");
-//! assert_eq!(json[2]["role"], "user");
-//! assert_eq!(json[2]["content"][0]["text"], "Output of tool screenshot (call_2):");
-//! assert_eq!(json[2]["content"][1]["type"], "image_url");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Rendering Chat Completions `tool` and `user` messages (the wire shape is on [`OpenAiChat`](crate::provider::OpenAiChat)).
 
 use std::borrow::Cow;
 
@@ -54,6 +19,12 @@ const DEFAULT_FILENAME: &str = "file.pdf";
 /// carrying the turn's non-text parts (`{"role":"user","content":[..]}`).
 #[derive(Debug, Clone, Serialize)]
 pub struct ChatMessage<'a>(Message<'a>);
+
+/// The messages answering one call: its `tool` message, then, when its
+/// result has non-text parts, the `user` message carrying them.
+#[derive(Debug, Clone, Serialize)]
+#[serde(transparent)]
+pub struct ChatBlock<'a>(Vec<ChatMessage<'a>>);
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
@@ -136,28 +107,8 @@ fn tool_message<'a>(call: ToolCall<'a>, result: &'a ToolResult) -> ToolMessage<'
     }
 }
 
-/// All the messages answering one assistant turn: a `tool` message per
-/// result, in call order, then (when any result has non-text parts) one
-/// `user` message carrying them. A `tool` message carries `output` and the
-/// text parts; with no text parts its `content` is the plain `output`
-/// string.
-///
-/// # Errors
-/// Under [`PartPolicy::Strict`], a part Chat Completions cannot carry.
-///
-/// ```
-/// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{openai_chat, PartPolicy, ToolCall};
-///
-/// let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")?.with_name("q3.pdf");
-/// let report = ToolResult::ok(pdf.describe()).with_parts([pdf]);
-/// let turn = [(ToolCall::new("call_1", "report"), &report)];
-/// let json = serde_json::to_value(openai_chat::reply(&turn, PartPolicy::Strict)?)?;
-/// assert_eq!(json[1]["content"][1]["file"]["filename"], "q3.pdf");
-/// assert_eq!(json[1]["content"][1]["file"]["file_data"], "data:application/pdf;base64,JVBERg==");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn reply<A: Answered>(
+/// The messages of a turn.
+pub(super) fn reply<A: Answered>(
     answers: &[A],
     policy: PartPolicy,
 ) -> Result<Vec<ChatMessage<'_>>, RenderError> {
@@ -174,6 +125,26 @@ pub fn reply<A: Answered>(
         })));
     }
     Ok(messages)
+}
+
+/// The messages answering one call, as [`reply`] writes them for a turn of
+/// one call.
+pub(super) fn render<'a>(
+    call: ToolCall<'a>,
+    result: &'a ToolResult,
+    policy: PartPolicy,
+) -> Result<ChatBlock<'a>, RenderError> {
+    let mut relocated = Vec::new();
+    relocate(call, result, policy, &mut relocated)?;
+    let tool = ChatMessage(Message::Tool(tool_message(call, result)));
+    Ok(ChatBlock(if relocated.is_empty() {
+        vec![tool]
+    } else {
+        vec![
+            tool,
+            ChatMessage(Message::User(UserMessage { content: relocated })),
+        ]
+    }))
 }
 
 /// Appends a result's non-text parts, after its label, to the user message.

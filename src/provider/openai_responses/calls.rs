@@ -4,42 +4,12 @@ use std::borrow::Cow;
 
 use serde::Deserialize;
 
-use crate::provider::calls::{self, Arguments, Call, ReadCallsError, Turn};
+use crate::provider::calls::{self, Call, ReadCallsError, Turn};
+use crate::tool::Arguments;
 
 const STYLE: &str = "openai responses";
 
-/// Reads the function calls of a Responses API turn: the response's
-/// `output` array, as the next request's `input` takes its items back, not
-/// the whole response object (one shape, like every other reader here:
-/// what the conversation keeps of the turn).
-///
-/// Each `{"type": "function_call"}` item is one call, in order, with its
-/// `call_id` as the id; its `arguments` text is kept as it came
-/// ([`Arguments::Text`]). Items of other types (`reasoning`, `message`,
-/// built-in tool calls) are skipped; unknown fields are ignored.
-///
-/// # Errors
-/// [`ReadCallsError`] when the text is not JSON or not an array, a field
-/// has the wrong type, a `function_call` item has no `call_id`, `name` or
-/// `arguments`, an empty `call_id` or name, or the `call_id` of an earlier
-/// call of the turn.
-///
-/// ```
-/// use toolresult::provider::{openai_responses, Arguments, Call};
-///
-/// let calls = openai_responses::read_calls(r#"[
-///     {"type": "reasoning", "id": "rs_1", "summary": []},
-///     {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "add",
-///      "arguments": "{\"a\":1}", "status": "completed"}
-/// ]"#)?;
-/// assert_eq!(calls, [Call::new("call_1", "add", Arguments::Text(r#"{"a":1}"#.into()))]);
-///
-/// let err = openai_responses::read_calls(r#"[{"type":"function_call","name":"add","arguments":"{}"}]"#)
-///     .unwrap_err();
-/// assert_eq!(err.to_string(), "openai responses: output[0]: missing field `call_id`");
-/// # Ok::<(), toolresult::provider::ReadCallsError>(())
-/// ```
-pub fn read_calls(output: &str) -> Result<Vec<Call>, ReadCallsError> {
+pub(super) fn read_calls(output: &str) -> Result<Vec<Call>, ReadCallsError> {
     let items: Vec<Item<'_>> = calls::parse(STYLE, "output", output)?;
     let calls = items
         .iter()

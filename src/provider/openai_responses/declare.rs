@@ -27,34 +27,8 @@ impl OpenAiResponsesDeclaration<'_> {
     }
 }
 
-/// The OpenAI Responses declaration of `tool`.
-///
-/// `strict` is always written. The Responses API reads a missing `strict`
-/// as `true` and then normalises the schema into strict mode (every field
-/// required, no extra properties), which would make optional arguments
-/// mandatory; and it refuses `strict: true` with a schema strict mode does
-/// not support. So `strict` is `true` only when the input schema already
-/// meets strict mode as it stands ([`is_strict_compatible`]), and `false`
-/// otherwise; the schema is never rewritten.
-///
-/// ```
-/// use toolresult::provider::openai_responses;
-/// use toolresult::tool::{self};
-///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// #[serde(deny_unknown_fields)]
-/// struct Args { city: String }
-///
-/// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city)?;
-/// let declared = openai_responses::declare(&weather);
-/// assert!(declared.is_strict());
-/// assert_eq!(
-///     serde_json::to_string(&declared)?,
-///     r#"{"type":"function","name":"get_weather","description":"Current weather for a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false,"required":["city"]},"strict":true}"#
-/// );
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiResponsesDeclaration<'_> {
+/// The declaration of `tool`.
+pub(super) fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiResponsesDeclaration<'_> {
     let parameters = tool.input_schema();
     OpenAiResponsesDeclaration {
         r#type: "function",
@@ -65,24 +39,7 @@ pub fn declare<T: Tool + ?Sized>(tool: &T) -> OpenAiResponsesDeclaration<'_> {
     }
 }
 
-/// The declarations of all of `tools`, in order: the provider's `tools`
-/// array (a toolbox's `tools()`, say).
-///
-/// ```
-/// use toolresult::provider::openai_responses;
-/// use toolresult::tool::{self, Tool};
-///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// struct NoArgs {}
-///
-/// let tools: Vec<Box<dyn Tool>> = vec![
-///     Box::new(tool::function("now", "The time", |_: NoArgs| "noon")?),
-///     Box::new(tool::function("today", "The date", |_: NoArgs| "Thursday")?),
-/// ];
-/// let declared = serde_json::to_value(openai_responses::declare_tools(&tools))?;
-/// assert_eq!(declared.as_array().map(Vec::len), Some(2));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn declare_tools<T: Tool>(tools: &[T]) -> Vec<OpenAiResponsesDeclaration<'_>> {
+/// The declarations of `tools`.
+pub(super) fn declare_tools<T: Tool>(tools: &[T]) -> Vec<OpenAiResponsesDeclaration<'_>> {
     tools.iter().map(declare).collect()
 }

@@ -1,25 +1,4 @@
-//! OpenAI Responses: a `function_call_output` input item.
-//!
-//! `{"type":"function_call_output","call_id":..,"output":..}`. A result with
-//! no parts has the plain `output` string; otherwise `output` is a list of
-//! `input_text` (the result's `output`, then its text parts), `input_image`
-//! (`image/png`, `image/jpeg`, `image/webp`, `image/gif`; `image_url` a data
-//! URL or the part's URL) and `input_file` items (PDFs: `file_data` data URL
-//! and `filename`, the part's name or `file.pdf`; or `file_url`). Audio and
-//! other files become a placeholder or an error ([`PartPolicy`]).
-//!
-//! ```
-//! use toolresult::canonical::ToolResult;
-//! use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
-//!
-//! let result = ToolResult::ok("eu-west-1");
-//! let item = openai_responses::render(ToolCall::new("call_1", "region"), &result, PartPolicy::Strict)?;
-//! assert_eq!(
-//!     serde_json::to_string(&item)?,
-//!     r#"{"type":"function_call_output","call_id":"call_1","output":"eu-west-1"}"#
-//! );
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Rendering an OpenAI Responses `function_call_output` item (the wire shape is on [`OpenAiResponses`](crate::provider::OpenAiResponses)).
 
 use std::borrow::Cow;
 
@@ -68,24 +47,8 @@ enum OutputItem<'a> {
     },
 }
 
-/// The `function_call_output` item answering `call`.
-///
-/// # Errors
-/// Under [`PartPolicy::Strict`], a part a function call output cannot carry.
-///
-/// ```
-/// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{openai_responses, PartPolicy, ToolCall};
-///
-/// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
-/// let shot = ToolResult::ok(png.describe()).with_parts([png]);
-/// let item = openai_responses::render(ToolCall::new("call_1", "shot"), &shot, PartPolicy::Strict)?;
-/// let json = serde_json::to_value(&item)?;
-/// assert_eq!(json["output"][0], serde_json::json!({"type": "input_text", "text": "image (image/png, 82 bytes)"}));
-/// assert_eq!(json["output"][1]["type"], "input_image");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn render<'a>(
+/// The item of one call.
+pub(super) fn render<'a>(
     call: ToolCall<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
@@ -156,15 +119,8 @@ fn item(part: &ContentPart) -> Result<OutputItem<'_>, &'static str> {
     Err("only png, jpeg, webp and gif images and pdf files are accepted")
 }
 
-/// The input items answering one turn: a [`render`]ed
-/// `function_call_output` per answer, in call order, to send after the
-/// response's output items.
-///
-/// # Errors
-/// Under [`PartPolicy::Strict`], a part the Responses API cannot carry.
-///
-/// See [`Answered`] for an example.
-pub fn reply<A: Answered>(
+/// The items of a turn.
+pub(super) fn reply<A: Answered>(
     answers: &[A],
     policy: PartPolicy,
 ) -> Result<Vec<FunctionCallOutput<'_>>, RenderError> {
