@@ -36,7 +36,8 @@
 //! - `parts`: every non-text block, always: `image` and `audio` as those
 //!   parts, `resource_link` as a file part by URL, an embedded `blob`
 //!   resource as an inline file part named from its `file:///` URI (or the
-//!   last segment of any other URI).
+//!   last segment of any other URI; `attachment` when the URI names
+//!   nothing, so an embedded file always reads back named).
 //!
 //! What a round trip through MCP cannot keep: text parts (MCP text blocks
 //! all read back into `output`), an empty or blank error `output`, an empty
