@@ -21,10 +21,10 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
-use toolresult::{ToolError, ToolResult};
 use toolresult::provider::{Arguments, Call, PartPolicy};
 use toolresult::tool;
 use toolresult::toolbox::{TimedOut, Toolbox, UnknownTool};
+use toolresult::{ToolError, ToolResult};
 
 use super::providers::{self, Style};
 
