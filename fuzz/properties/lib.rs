@@ -28,8 +28,11 @@ pub mod tool_args;
 pub mod tool_result_json;
 pub mod toolbox_turn;
 
+/// A target's property: panics when it breaks for the input.
+pub type Check = fn(&[u8]);
+
 /// Every target, by name, with its property.
-pub const TARGETS: [(&str, fn(&[u8])); 13] = [
+pub const TARGETS: [(&str, Check); 13] = [
     ("tool_result_json", tool_result_json::check),
     ("content_part_json", content_part_json::check),
     ("request_json", request_json::check),

@@ -70,12 +70,12 @@ pub fn read_calls(style: Style, message: &str) -> Result<Vec<Call>, ReadCallsErr
 /// The style's reply to a turn, as JSON, with `policy` for parts.
 pub fn reply<A: Answered>(style: Style, answers: &[A], policy: PartPolicy) -> Value {
     let json = match style {
-        Style::OpenaiChat => openai_chat::reply(answers, policy).map(|r| serde_json::to_value(r)),
+        Style::OpenaiChat => openai_chat::reply(answers, policy).map(serde_json::to_value),
         Style::OpenaiResponses => {
-            openai_responses::reply(answers, policy).map(|r| serde_json::to_value(r))
+            openai_responses::reply(answers, policy).map(serde_json::to_value)
         }
-        Style::Anthropic => anthropic::reply(answers, policy).map(|r| serde_json::to_value(r)),
-        Style::Gemini => gemini::reply(answers, policy).map(|r| serde_json::to_value(r)),
+        Style::Anthropic => anthropic::reply(answers, policy).map(serde_json::to_value),
+        Style::Gemini => gemini::reply(answers, policy).map(serde_json::to_value),
         Style::Mcp => Ok(serde_json::to_value(mcp::reply(answers))),
     };
     json.unwrap_or_else(|e| panic!("{style:?} renders the turn under {policy:?}: {e}"))
@@ -87,17 +87,13 @@ pub fn reply<A: Answered>(style: Style, answers: &[A], policy: PartPolicy) -> Va
 pub fn reply_strict<A: Answered>(style: Style, answers: &[A]) -> Result<Value, String> {
     let json = match style {
         Style::OpenaiChat => {
-            openai_chat::reply(answers, PartPolicy::Strict).map(|r| serde_json::to_value(r))
+            openai_chat::reply(answers, PartPolicy::Strict).map(serde_json::to_value)
         }
         Style::OpenaiResponses => {
-            openai_responses::reply(answers, PartPolicy::Strict).map(|r| serde_json::to_value(r))
+            openai_responses::reply(answers, PartPolicy::Strict).map(serde_json::to_value)
         }
-        Style::Anthropic => {
-            anthropic::reply(answers, PartPolicy::Strict).map(|r| serde_json::to_value(r))
-        }
-        Style::Gemini => {
-            gemini::reply(answers, PartPolicy::Strict).map(|r| serde_json::to_value(r))
-        }
+        Style::Anthropic => anthropic::reply(answers, PartPolicy::Strict).map(serde_json::to_value),
+        Style::Gemini => gemini::reply(answers, PartPolicy::Strict).map(serde_json::to_value),
         Style::Mcp => Ok(serde_json::to_value(mcp::reply(answers))),
     };
     json.map_err(|e| e.to_string())
@@ -114,12 +110,10 @@ pub fn render_one(
 ) -> Option<Result<Value, String>> {
     let json = match style {
         Style::OpenaiResponses => {
-            openai_responses::render(call, result, policy).map(|r| serde_json::to_value(r))
+            openai_responses::render(call, result, policy).map(serde_json::to_value)
         }
-        Style::Anthropic => {
-            anthropic::render(call, result, policy).map(|r| serde_json::to_value(r))
-        }
-        Style::Gemini => gemini::render(call, result, policy).map(|r| serde_json::to_value(r)),
+        Style::Anthropic => anthropic::render(call, result, policy).map(serde_json::to_value),
+        Style::Gemini => gemini::render(call, result, policy).map(serde_json::to_value),
         Style::OpenaiChat | Style::Mcp => return None,
     };
     Some(
