@@ -374,3 +374,33 @@ fn round_trip_losses_are_the_documented_ones() {
     let with_meta = ToolResult::ok("x").with_meta("count", 2);
     assert_eq!(round_trip(&with_meta).metadata, None);
 }
+
+/// An embedded blob whose URI names nothing (no `uri`, an empty one, one
+/// ending in `/`) reads as a file named `attachment`, the name the crate
+/// writes for an unnamed file, so a second trip through MCP changes
+/// nothing (found by the `mcp_call_tool_result` fuzz target; the input is
+/// kept in `fuzz/regressions/mcp_call_tool_result/`).
+#[test]
+fn a_blob_whose_uri_names_nothing_reads_as_attachment_and_stays_so() {
+    for resource in [
+        json!({"blob": "JVBERg=="}),
+        json!({"uri": null, "blob": "JVBERg=="}),
+        json!({"uri": "", "blob": "JVBERg=="}),
+        json!({"uri": "https://example.com/out/", "blob": "JVBERg=="}),
+        json!({"uri": "file:///", "blob": "JVBERg=="}),
+    ] {
+        let read =
+            mcp::from_value(&json!({"content": [{"type": "resource", "resource": resource}]}))
+                .unwrap();
+        assert_eq!(read.parts.len(), 1, "{resource}");
+        assert_eq!(read.parts[0].name(), Some("attachment"), "{resource}");
+        assert_eq!(read.parts[0].data(), Some(&b"%PDF"[..]), "{resource}");
+        assert_eq!(read.parts[0].mime_type(), Some("application/octet-stream"));
+        let json = serde_json::to_value(mcp::render(&read, None)).unwrap();
+        assert_eq!(
+            json["content"][1]["resource"]["uri"], "file:///attachment",
+            "{resource}"
+        );
+        assert_eq!(mcp::from_value(&json).unwrap(), read, "{resource}");
+    }
+}

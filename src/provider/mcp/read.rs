@@ -400,12 +400,11 @@ fn read(reply: &Field<Reply<'_>>) -> Result<ToolResult, ConvertError> {
                 )?;
                 let mime = mime_of(&resource.mime_type, uri, &inner)?;
                 let name = name_of(uri);
-                let name = Some(name.as_str()).filter(|name| !name.is_empty());
                 parts.push(part(
                     PartKind::File,
                     mime,
                     WireSource::Base64(blob),
-                    name,
+                    Some(&name),
                     &at,
                 )?);
             }
@@ -459,10 +458,16 @@ fn read(reply: &Field<Reply<'_>>) -> Result<ToolResult, ConvertError> {
 
 /// The part name an embedded resource's `uri` gives: the last `/` segment
 /// of the percent-decoded path of a `file:///` URI (the crate writes
-/// those), else the last `/` segment of any other URI; never a path.
+/// those), else the last `/` segment of any other URI; never a path, and
+/// never empty: a URI with nothing after its last `/` (or none at all)
+/// names the file [`UNNAMED_FILE`], as the crate writes an unnamed file,
+/// so a second trip through MCP keeps the name the first one read.
 fn name_of(uri: &str) -> String {
     let Some(path) = uri.strip_prefix("file:///") else {
-        return uri.rsplit('/').next().unwrap_or_default().to_owned();
+        return match uri.rsplit('/').next().filter(|last| !last.is_empty()) {
+            Some(last) => last.to_owned(),
+            None => UNNAMED_FILE.to_owned(),
+        };
     };
     let bytes = path.as_bytes();
     let mut decoded = Vec::with_capacity(bytes.len());

@@ -1,0 +1,7 @@
+//! The `mcp_calls` fuzz target: its property is `properties/mcp_calls.rs`, which
+//! `tests/fuzz_replay.rs` also runs over the committed inputs.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| toolresult_fuzz::mcp_calls::check(data));
