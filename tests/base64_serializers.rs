@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use toolresult::canonical::{ContentPart, ToolResult};
 
 /// Lengths on and around every chunk edge (48, 96, 192, … input bytes,
-/// then 12,288 at a time), and some odd ones.
+/// then 1,536 at a time), and some odd ones.
 fn lengths() -> Vec<usize> {
     let mut edges = vec![0, 1, 2, 3, 4, 5];
     let mut total = 0;
@@ -17,7 +17,7 @@ fn lengths() -> Vec<usize> {
     while total < 60_000 {
         total += step;
         edges.extend([total - 1, total, total + 1]);
-        step = (step * 2).min(12_288);
+        step = (step * 2).min(1536);
     }
     edges.extend([100_000, 123_457]);
     edges
