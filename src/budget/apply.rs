@@ -1,5 +1,8 @@
 //! `Budget::apply`: a lowered result cut to its budget, the whole kept.
 
+use std::sync::Arc;
+
+use bytes::Bytes;
 use serde_json::Value;
 
 use super::elide::{Elided, Tally, elide};
@@ -93,14 +96,17 @@ impl Budget {
         }
         if !self.output_fits(&lowered.result.output) {
             let is_json = lowered.output_is_json();
-            let output = std::mem::take(&mut lowered.result.output);
+            // The one buffer is shared between the store and the cut: the
+            // whole is never copied.
+            let output = Arc::new(std::mem::take(&mut lowered.result.output));
             let (mime_type, name) = if is_json {
                 ("application/json", "output.json")
             } else {
                 ("text/plain", "output.txt")
             };
+            let whole = Bytes::from_owner(SharedText(Arc::clone(&output)));
             let kept_as = store
-                .put(Artifact::new(output.clone(), mime_type).with_name(name))
+                .put(Artifact::new(whole, mime_type).with_name(name))
                 .ok();
             let id = kept_as.as_ref().map(ArtifactId::as_str);
             let elided = is_json
@@ -145,6 +151,15 @@ impl Budget {
         }
         lowered.result.parts = kept;
         lowered
+    }
+}
+
+/// A text shared with the store as the bytes of an artifact.
+struct SharedText(Arc<String>);
+
+impl AsRef<[u8]> for SharedText {
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_bytes()
     }
 }
 

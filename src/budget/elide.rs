@@ -94,6 +94,9 @@ fn fit(
         tally: Tally::default(),
     };
     elision.emit(&root, low, rules, &mut writer, 0);
+    if tree.broken() {
+        return None;
+    }
     // What was copied unread is checked here, once, in what is kept.
     serde_json::from_str::<serde::de::IgnoredAny>(&writer.out).ok()?;
     Some((writer.out, writer.tally))
@@ -186,15 +189,12 @@ impl Elision<'_, '_> {
         depth: usize,
     ) {
         let object = node.kind == Kind::Object;
-        let Some(kids) = self.tree.kids(node) else {
-            // Not JSON inside: copied as it is, for the check of what is
-            // written to refuse.
-            return sink.push(self.tree.span(node.start, node.end));
-        };
+        // Kids are read as far as this looks: a container that is not
+        // JSON inside leaves the tree broken, and the elision is refused.
         let floor = if cuttable {
             rules.min_items()
         } else {
-            kids.len()
+            usize::MAX
         };
         let kid_rules = |index: usize, key: Option<(usize, usize)>| match key {
             Some((start, end)) => rules.member(&unquote(self.tree.span(start, end))),
@@ -209,7 +209,9 @@ impl Elision<'_, '_> {
         }
         let mut used = 2;
         let mut keep = 0;
-        for (index, kid) in kids.iter().enumerate() {
+        let mut cut_short = false;
+        while let Some(kid) = self.tree.kid(node, keep) {
+            let index = keep;
             let key = kid.key.map_or(0, |(start, end)| end - start + 1);
             let separator = usize::from(index > 0);
             // A kid of a container being cut gets the room left in it (the
@@ -225,6 +227,7 @@ impl Elision<'_, '_> {
             self.emit(&kid.node, kid_cap, &kid_rules, &mut counter, depth + 1);
             let add = counter.0 + key + separator;
             if used + add > cap && index >= floor {
+                cut_short = true;
                 break;
             }
             used += add;
@@ -244,13 +247,12 @@ impl Elision<'_, '_> {
             return sink.add(used);
         }
         sink.push(if object { "}" } else { "]" });
-        if let Some(tally) = sink.tally()
-            && keep < kids.len()
-        {
+        if cut_short && let Some(tally) = sink.tally() {
+            let left_out = self.tree.kid_count(node).saturating_sub(keep);
             if object {
-                tally.members += kids.len() - keep;
+                tally.members += left_out;
             } else {
-                tally.items += kids.len() - keep;
+                tally.items += left_out;
             }
         }
     }
