@@ -389,18 +389,20 @@ fn a_blob_whose_uri_names_nothing_reads_as_attachment_and_stays_so() {
         json!({"uri": "https://example.com/out/", "blob": "JVBERg=="}),
         json!({"uri": "file:///", "blob": "JVBERg=="}),
     ] {
-        let read =
-            mcp::from_value(&json!({"content": [{"type": "resource", "resource": resource}]}))
-                .unwrap();
+        let read = Mcp::read_result_value(
+            &json!({"content": [{"type": "resource", "resource": resource}]}),
+        )
+        .unwrap();
         assert_eq!(read.parts.len(), 1, "{resource}");
         assert_eq!(read.parts[0].name(), Some("attachment"), "{resource}");
         assert_eq!(read.parts[0].data(), Some(&b"%PDF"[..]), "{resource}");
         assert_eq!(read.parts[0].mime_type(), Some("application/octet-stream"));
-        let json = serde_json::to_value(mcp::render(&read, None)).unwrap();
+        let answer = (ToolCall::new("c1", "t"), &read);
+        let json = serde_json::to_value(Mcp::render(&answer, PartPolicy::Strict).unwrap()).unwrap();
         assert_eq!(
             json["content"][1]["resource"]["uri"], "file:///attachment",
             "{resource}"
         );
-        assert_eq!(mcp::from_value(&json).unwrap(), read, "{resource}");
+        assert_eq!(Mcp::read_result_value(&json).unwrap(), read, "{resource}");
     }
 }

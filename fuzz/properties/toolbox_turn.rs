@@ -22,8 +22,8 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::Value;
 use toolresult::provider::{Call, PartPolicy};
-use toolresult::tool::Arguments;
 use toolresult::tool;
+use toolresult::tool::Arguments;
 use toolresult::toolbox::{TimedOut, Toolbox, UnknownTool};
 use toolresult::{ToolError, ToolResult};
 

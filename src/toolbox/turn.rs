@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 use super::CallOutcome;
 use crate::canonical::Answer;
 use crate::provider::Call;
-use crate::tool::{CallEvent, Values};
+use crate::tool::{CallEvent, Observer, Values};
 
 /// The calls of one assistant turn, as a [`Toolbox`](super::Toolbox) runs
 /// them, with what their caller gives them: values the tools read from
@@ -58,7 +58,7 @@ use crate::tool::{CallEvent, Values};
 pub struct Turn {
     pub(super) calls: Vec<(Call, Option<Answer>)>,
     pub(super) values: Option<Values>,
-    pub(super) observer: Option<Arc<dyn Fn(&CallEvent<'_>) + Send + Sync>>,
+    pub(super) observer: Option<Observer>,
     pub(super) cancellation: Option<CancellationToken>,
 }
 
