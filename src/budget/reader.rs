@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 use super::artifact::{Artifact, ArtifactId, ArtifactStore};
 use crate::canonical::ContentPart;
 use crate::tool::{
-    self, Arguments, ArgsOnly, CallContext, Calling, FunctionTool, InvalidToolName, Tool, ToolSafety,
+    self, ArgsOnly, Arguments, CallContext, Calling, FunctionTool, InvalidToolName, Tool,
+    ToolSafety,
 };
 use crate::{Failure, ToolError, ToolResult};
 

@@ -183,7 +183,12 @@ impl DecisionRecord {
             "retry_after_too_long" => StopReason::RetryAfterTooLong {
                 retry_after: Duration::from_millis(retry_after_ms.unwrap_or_default()),
             },
-            other => return Err(format!("unknown stop reason `{}`", crate::canonical::shorten(other))),
+            other => {
+                return Err(format!(
+                    "unknown stop reason `{}`",
+                    crate::canonical::shorten(other)
+                ));
+            }
         };
         Ok(Decision::Stop(stop))
     }

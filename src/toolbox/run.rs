@@ -146,7 +146,11 @@ impl Toolbox {
             .zip(tried)
             .map(|(((call, _), answer), tried)| {
                 let (lowered, attempts, stop) = answer.unwrap_or_else(|| {
-                    (cancelled_result(), tried.into_inner(), StopReason::Cancelled)
+                    (
+                        cancelled_result(),
+                        tried.into_inner(),
+                        StopReason::Cancelled,
+                    )
                 });
                 CallOutcome {
                     call,
@@ -276,10 +280,7 @@ impl Toolbox {
         }
         let schema = tool.output_schema();
         let schema = is_object_schema(schema).then(|| schema.as_value());
-        Attempt::new(
-            budget.apply(lowered, schema, &*self.artifacts),
-            decision,
-        )
+        Attempt::new(budget.apply(lowered, schema, &*self.artifacts), decision)
     }
 
     /// The answer to a call of a tool the toolbox does not have: the tools

@@ -173,7 +173,10 @@ impl Turn {
 
     /// The same turn, its tools' progress and log events handed to
     /// `observer`, in the order each tool sends them.
-    pub fn with_observer(mut self, observer: impl Fn(&CallEvent<'_>) + Send + Sync + 'static) -> Self {
+    pub fn with_observer(
+        mut self,
+        observer: impl Fn(&CallEvent<'_>) + Send + Sync + 'static,
+    ) -> Self {
         self.observer = Some(Arc::new(observer));
         self
     }
