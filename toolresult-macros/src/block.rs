@@ -98,6 +98,13 @@ pub(crate) fn expand(options: Options, mut item: ItemImpl) -> syn::Result<TokenS
         #item
 
         const _: () = {
+            #[allow(dead_code)]
+            impl #self_ty {
+                fn __toolresult_checks() {
+                    #(#checks)*
+                }
+            }
+
             #(#structs)*
 
             #[allow(dead_code)]
@@ -108,10 +115,6 @@ pub(crate) fn expand(options: Options, mut item: ItemImpl) -> syn::Result<TokenS
                     self: &::std::sync::Arc<Self>,
                 ) -> ::std::vec::Vec<::std::boxed::Box<dyn ::toolresult::Tool>> {
                     ::std::vec![#(::std::boxed::Box::new(#built)),*]
-                }
-
-                fn __toolresult_checks() {
-                    #(#checks)*
                 }
             }
 

@@ -46,6 +46,13 @@ pub(crate) fn expand(options: Options, mut item: ItemFn) -> syn::Result<TokenStr
         #vis struct #ident {}
 
         const _: () = {
+            #[allow(dead_code)]
+            impl #ident {
+                fn __toolresult_checks() {
+                    #checks
+                }
+            }
+
             #args_struct
 
             #[allow(dead_code)]
@@ -54,10 +61,6 @@ pub(crate) fn expand(options: Options, mut item: ItemFn) -> syn::Result<TokenStr
                 #[must_use = "a tool does nothing until it is called"]
                 #vis fn tool() -> impl ::toolresult::Tool {
                     #build
-                }
-
-                fn __toolresult_checks() {
-                    #checks
                 }
             }
 

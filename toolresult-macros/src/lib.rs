@@ -6,6 +6,7 @@
 
 mod block;
 mod docs;
+mod fallback;
 mod function;
 mod generate;
 mod name;
@@ -13,6 +14,7 @@ mod options;
 mod params;
 
 use proc_macro::TokenStream;
+use quote::ToTokens;
 use syn::Item;
 
 use options::Options;
@@ -22,21 +24,28 @@ use options::Options;
 /// See `toolresult::tool` (the attribute) for the whole story.
 #[proc_macro_attribute]
 pub fn tool(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item = match syn::parse::<Item>(item) {
+        Ok(item) => item,
+        Err(err) => return err.into_compile_error().into(),
+    };
     let mut options = Options::default();
     let parser = syn::meta::parser(|meta| options.parse(&meta));
-    if let Err(err) = syn::parse::Parser::parse(parser, attr) {
-        return err.to_compile_error().into();
-    }
-    let expanded = match syn::parse::<Item>(item) {
-        Ok(Item::Fn(item)) => function::expand(options, item),
-        Ok(Item::Impl(item)) => block::expand(options, item),
-        Ok(other) => Err(syn::Error::new_spanned(
+    let expanded = syn::parse::Parser::parse(parser, attr).and_then(|()| match &item {
+        Item::Fn(function) => function::expand(options, function.clone()),
+        Item::Impl(block) => block::expand(options, block.clone()),
+        other => Err(syn::Error::new_spanned(
             other,
             "`#[tool]` goes on a function (`fn get_weather(city: String) -> ..`) or on an `impl` block of tool methods",
         )),
-        Err(err) => Err(err),
-    };
-    expanded
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    });
+    match expanded {
+        Ok(tokens) => tokens.into(),
+        Err(err) => {
+            // The item stays, so the one error is the attribute's, not a
+            // cascade of errors where the item is used.
+            let mut tokens = err.into_compile_error();
+            tokens.extend(fallback::strip(item).into_token_stream());
+            tokens.into()
+        }
+    }
 }
