@@ -279,6 +279,7 @@ fn returns_unit() {}
 
 /// Nothing, said so.
 #[toolresult::tool]
+#[allow(clippy::unused_unit)] // the explicit `()` is what is tested
 fn returns_unit_explicitly() -> () {}
 
 /// JSON.

@@ -4,6 +4,18 @@
 //! Use it through `toolresult` (`use toolresult::tool;`), whose docs show it
 //! at work; this crate is its implementation.
 
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
+)]
+
 mod block;
 mod docs;
 mod fallback;
