@@ -7,7 +7,6 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
-use serde_json::json;
 use toolresult::provider::Call;
 use toolresult::tool::{self, Arguments, CallContext};
 use toolresult::toolbox::Toolbox;

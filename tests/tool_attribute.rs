@@ -9,7 +9,7 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use toolresult::provider::{Call, anthropic, gemini, mcp, openai_chat, openai_responses};
+use toolresult::provider::{Anthropic, Call, Gemini, Mcp, OpenAiChat, OpenAiResponses, Provider};
 use toolresult::tool::{self, Arguments, CallContext, Tool, ToolSafety};
 use toolresult::toolbox::{CallOutcome, Toolbox};
 use toolresult::{Failure, ToolError, ToolResult, canonical};
@@ -610,11 +610,11 @@ fn the_attribute_and_the_module_share_one_import() {
 /// one place.
 fn declarations(tool: &dyn Tool) -> [String; 5] {
     [
-        serde_json::to_string(&openai_chat::declare(tool)).unwrap(),
-        serde_json::to_string(&openai_responses::declare(tool)).unwrap(),
-        serde_json::to_string(&anthropic::declare(tool)).unwrap(),
-        serde_json::to_string(&gemini::declare(tool)).unwrap(),
-        serde_json::to_string(&mcp::declare(tool)).unwrap(),
+        serde_json::to_string(&OpenAiChat::declare(tool)).unwrap(),
+        serde_json::to_string(&OpenAiResponses::declare(tool)).unwrap(),
+        serde_json::to_string(&Anthropic::declare(tool)).unwrap(),
+        serde_json::to_string(&Gemini::declare(tool)).unwrap(),
+        serde_json::to_string(&Mcp::declare(tool)).unwrap(),
     ]
 }
 
