@@ -21,7 +21,8 @@ use toolresult::budget::Budget;
 use toolresult::canonical::{Answer, ContentPart, Request};
 use toolresult::provider::{Anthropic, OpenAiChat, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
-use toolresult::tool::{self, CallContext, ToolSafety};
+use toolresult::tool;
+use toolresult::tool::{CallContext, ToolSafety};
 use toolresult::toolbox::{Toolbox, Turn};
 use toolresult::{Failure, ToolError, ToolResult};
 
@@ -42,14 +43,14 @@ struct Query {
     query: String,
 }
 
-#[derive(Deserialize, JsonSchema)]
-struct Deploy {
-    version: String,
-}
-
-/// The weather service drops the first connection: a transient failure
-/// whose source (with an address the model must not see) stays in Rust.
-fn weather(args: City) -> ToolResult<Weather> {
+// The weather service drops the first connection: a transient failure
+// whose source (with an address the model must not see) stays in Rust.
+/// Current weather for a city.
+///
+/// # Arguments
+/// * `city` - the city, in English
+#[tool(safety = ReadOnly)]
+fn get_weather(city: String) -> ToolResult<Weather> {
     static CALLS: AtomicU32 = AtomicU32::new(0);
     if CALLS.fetch_add(1, Ordering::SeqCst) == 0 {
         let reset = std::io::Error::new(
@@ -62,22 +63,28 @@ fn weather(args: City) -> ToolResult<Weather> {
         );
     }
     ToolResult::ok(Weather {
-        city: args.city,
+        city,
         celsius: -3.5,
     })
 }
 
-/// A tool that asks a person before it acts, and acts on their answer.
-fn deploy(args: Deploy, cx: &CallContext) -> ToolResult<String> {
+// It asks a person before it acts, and acts on their answer: the call's
+// context holds the answer when the call resumes.
+/// Deploy a version to production.
+///
+/// # Arguments
+/// * `version` - the version to deploy
+#[tool(safety = IdempotentDestructive)]
+fn deploy(version: String, cx: &CallContext) -> ToolResult<String> {
     match cx.answer() {
-        Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
+        Some(answer) if answer.ok => ToolResult::ok(format!("deployed {version}")),
         Some(answer) => ToolResult::fail(ToolError::new(format!(
             "the deploy was declined: {}",
             answer.reason.clone().unwrap_or_default()
         ))),
         None => ToolResult::pending(
-            Request::input(format!("Deploy {} to production?", args.version))
-                .with_id(format!("approve-{}", args.version)),
+            Request::input(format!("Deploy {version} to production?"))
+                .with_id(format!("approve-{version}")),
         ),
     }
 }
@@ -90,10 +97,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         .timeout(Duration::from_secs(10))
         .retry(retry)
         .budget(Budget::new().output_bytes(2048));
-    toolbox.register(
-        tool::function("get_weather", "Current weather for a city", weather)?
-            .with_safety(ToolSafety::ReadOnly),
-    )?;
+    get_weather::register(&mut toolbox)?;
     toolbox
         .register(
             tool::async_function(
@@ -132,10 +136,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     )?;
     // The model reads back what a budget left out.
     toolbox.register_reader()?;
-    toolbox.register(
-        tool::function("deploy", "Deploy a version to production", deploy)?
-            .with_safety(ToolSafety::IdempotentDestructive),
-    )?;
+    deploy::register(&mut toolbox)?;
     Ok(toolbox)
 }
 

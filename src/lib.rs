@@ -13,26 +13,35 @@
 //!
 //! # 1. A typed tool
 //!
-//! [`tool::function`] (or [`tool::async_function`]) makes a [`Tool`] of a
-//! function: its schemas come from the Rust types, and it says what it does
-//! to the world ([`tool::ToolSafety`]), which retries and MCP read.
+//! `#[tool]` makes a [`Tool`] of a plain function: the name, the
+//! description and each argument's from the doc comment, the schemas from
+//! the Rust types. It says what the tool does to the world
+//! ([`tool::ToolSafety`]), which retries and MCP read. A tool that needs its
+//! call (id, attempt, deadline, cancellation, progress, the answer of a
+//! resumed call, its caller's values) takes a [`tool::CallContext`].
+//! [`tool::function`] makes the same from a closure.
 //!
 //! ```
-//! use toolresult::tool::{self, Tool, ToolSafety};
+//! use toolresult::tool;
+//! use toolresult::tool::{CallContext, Tool, ToolSafety};
 //! use toolresult::{Failure, ToolError};
 //!
-//! #[derive(serde::Deserialize, schemars::JsonSchema)]
-//! struct Lookup { key: String }
-//!
-//! let lookup = tool::function("lookup", "Look a config key up", |args: Lookup| {
-//!     match args.key.as_str() {
-//!         "region" => Ok("eu-west-1".to_owned()),
+//! /// Look a config key up.
+//! ///
+//! /// # Arguments
+//! /// * `key` - the key, e.g. `region`
+//! #[tool(safety = ReadOnly)]
+//! fn lookup(key: String, cx: &CallContext) -> Result<String, Failure> {
+//!     match key.as_str() {
+//!         "region" => Ok(format!("eu-west-1 (attempt {})", cx.attempt())),
 //!         other => Err(Failure::new(ToolError::new(format!("no such key: {other}")))),
 //!     }
-//! })?
-//! .with_safety(ToolSafety::ReadOnly);
-//! assert_eq!(lookup.name(), "lookup");
-//! # Ok::<(), toolresult::tool::InvalidToolName>(())
+//! }
+//!
+//! let made = lookup::tool();
+//! assert_eq!(made.name(), "lookup");
+//! assert_eq!(made.safety(), ToolSafety::ReadOnly);
+//! assert_eq!(made.input_schema().as_value()["required"], serde_json::json!(["key"]));
 //! ```
 //!
 //! # 2. A call, lowered: two channels
@@ -86,6 +95,9 @@
 //! its next message: tools by name, calls run concurrently on tokio under
 //! their timeouts, retried by the policy and the tool's safety, panics
 //! caught, every call answered exactly once, in call order, under its id.
+//! A [`toolbox::Turn`] carries what the caller gives the calls (values, an
+//! observer of their progress, a cancellation token, answers of parked
+//! calls); a [`toolbox::Driver`] runs the same loop on a durable engine.
 //!
 //! ```
 //! use toolresult::provider::{OpenAiChat, PartPolicy, Provider};
