@@ -51,7 +51,7 @@ pub trait Provider {
     type Reply<'a>: Serialize + fmt::Debug;
 
     /// The calls of one assistant turn, from the provider's own JSON, in
-    /// order. Arguments are kept as they came ([`Arguments`](super::Arguments)).
+    /// order. Arguments are kept as they came ([`Arguments`](crate::tool::Arguments)).
     ///
     /// # Errors
     /// [`ReadCallsError`] naming the path and the value, when the text is

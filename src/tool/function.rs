@@ -34,7 +34,7 @@ defined_tool!(FunctionTool);
 /// cancellation, progress, the answer of a resumed call, its caller's
 /// values). It returns a [`ToolResult<T, E>`](crate::ToolResult), a
 /// `Result<T, Failure<E>>`, a `Result<T, E>`, or plain text or JSON
-/// ([`ToolReturn`]); its `Args` decode with serde from the call's JSON,
+/// ([`ToolReturn`](super::ToolReturn)); its `Args` decode with serde from the call's JSON,
 /// and `Args`, `T` and `E` give the tool's schemas. The name must be one
 /// every provider accepts ([`InvalidToolName`]). Say what the tool does to
 /// the world with [`with_safety`](FunctionTool::with_safety).
