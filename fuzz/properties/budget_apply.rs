@@ -15,7 +15,7 @@
 //!
 //! The input: a byte for the limit (`16 ×` it, bytes or tokens), a byte of
 //! flags (bit 0: use the schema; bit 1: a token budget; bits 2-7: the
-//! slice length the reader is asked for, `64 ×` them plus 1), then the
+//! slice length the reader is asked for, `64 ×` them plus one), then the
 //! schema's JSON text, a NUL byte, and the output (lossy UTF-8). Without a
 //! NUL there is no schema. A schema that is not JSON, longer than 512
 //! bytes, or not one `jsonschema` compiles (draft 2020-12) is not used.
@@ -40,7 +40,7 @@ pub fn check(data: &[u8]) {
     };
     let limit = usize::from(*limit) * 16;
     let tokens = flags & 2 != 0;
-    let slice = u64::from(flags >> 2) * 64 + 1;
+    let slice = (u64::from(flags >> 2) + 1) * 64;
     let (schema, output) = match rest.iter().position(|b| *b == 0) {
         Some(at) => (rest.get(..at), rest.get(at + 1..).unwrap_or_default()),
         None => (None, rest),

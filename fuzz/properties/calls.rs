@@ -21,9 +21,10 @@ use super::providers::{self, Style};
 
 /// The longest a read error's message may be: the style, a path of the
 /// reader's own field names and indices, what was wrong, and the
-/// offending value cut to 64 characters (twice for a duplicate id's
-/// paths).
-pub const LIMIT: usize = 400;
+/// offending value cut to 64 characters and then quoted, where a control
+/// character is escaped to as many as 10 (`\u{10ffff}`); a duplicate id's
+/// message has two paths.
+pub const LIMIT: usize = 1024;
 
 /// Panics when the property breaks for `style` and `data`.
 pub(super) fn check(style: Style, data: &[u8]) {

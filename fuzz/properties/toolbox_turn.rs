@@ -4,7 +4,8 @@
 //! - every call is answered once, in call order, under its own id (and
 //!   name and arguments), and so is each answer in every provider's reply;
 //! - a name the toolbox does not hold is an error result naming it, with
-//!   no attempt made (`UnknownTool` as the Rust-side source);
+//!   no attempt made (`UnknownTool` as the Rust-side source, with the name
+//!   as shown to the model: cut to 64 characters, escaped);
 //! - `add` with arguments that decode (worked out with serde_json alone)
 //!   answers their sum; `fail` always fails; `slow` never finishes within
 //!   its timeout and is answered with a timed-out error; `echo` (async)
@@ -172,7 +173,15 @@ pub fn check(data: &[u8]) {
                 let unknown = source
                     .and_then(|s| s.downcast_ref::<UnknownTool>())
                     .unwrap_or_else(|| panic!("{call:?}: UnknownTool is the source"));
-                assert_eq!(unknown.name(), name);
+                // As shown to the model: its first 64 characters, then
+                // `…` when there were more, escaped as Rust's
+                // `escape_debug` escapes them.
+                let mut shown: String = name.chars().take(64).collect();
+                if name.chars().nth(64).is_some() {
+                    shown.push('…');
+                }
+                let shown: String = shown.escape_debug().collect();
+                assert_eq!(unknown.name(), shown);
             }
         }
     }
