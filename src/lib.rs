@@ -197,6 +197,8 @@
 pub mod budget;
 pub mod canonical;
 mod chain;
+#[cfg(feature = "mcp-server")]
+pub mod mcp;
 pub mod provider;
 pub mod retry;
 pub mod tool;
