@@ -345,6 +345,7 @@ impl Tool for JsonSchema2020 {
         let args = match args {
             Arguments::Json(value) => value.to_string(),
             Arguments::Text(text) => text.clone(),
+            _ => String::new(),
         };
         Calling::ready(ToolResult::<String>::ok(format!("received {args}")).lower())
     }
