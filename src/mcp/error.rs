@@ -25,7 +25,7 @@ pub enum ServeError {
     /// The client's `initialize` failed (the transport closed, a bad
     /// handshake).
     #[error("the mcp session did not start: {0}")]
-    Initialize(#[from] rmcp::service::ServerInitializeError),
+    Initialize(#[from] Box<rmcp::service::ServerInitializeError>),
     /// The session's task ended in a panic or was aborted.
     #[error("the mcp session stopped: {0}")]
     Stopped(#[from] tokio::task::JoinError),

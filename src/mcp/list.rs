@@ -59,7 +59,10 @@ mod tests {
             (vec!["t2", "t3"], Some("4"))
         );
         let last = page(&tools, Some("4"), 2).unwrap();
-        assert_eq!((names(&last), last.next_cursor), (vec!["t4"], None));
+        assert_eq!(
+            (names(&last), last.next_cursor.as_deref()),
+            (vec!["t4"], None)
+        );
     }
 
     #[test]

@@ -162,7 +162,11 @@ impl McpServer {
     /// # Errors
     /// The session did not start, or its task stopped in a panic.
     pub async fn serve_stdio(&self) -> Result<(), ServeError> {
-        let running = self.session().serve(rmcp::transport::stdio()).await?;
+        let running = self
+            .session()
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(Box::new)?;
         running.waiting().await?;
         Ok(())
     }
