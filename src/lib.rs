@@ -197,7 +197,7 @@
 pub mod budget;
 pub mod canonical;
 mod chain;
-#[cfg(feature = "mcp-server")]
+#[cfg(any(feature = "mcp-server", feature = "mcp-client"))]
 pub mod mcp;
 pub mod provider;
 pub mod retry;

@@ -416,7 +416,7 @@ async fn a_call_is_answered_by_the_toolbox_with_structured_content_when_the_succ
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn progress_reaches_the_client_increasing_and_in_order_before_the_answer() {
+async fn progress_reaches_the_client_without_the_report_going_back() {
     bounded(async {
         for wire in WIRES {
             let server = server(&Waiting::default());
@@ -424,13 +424,20 @@ async fn progress_reaches_the_client_increasing_and_in_order_before_the_answer()
             let client = connect(&server, seen.clone(), wire).await;
             let counted = client.call_tool(call("count", json!({}))).await.unwrap();
             assert_eq!(text(&counted), "counted", "{wire:?}");
-            let progress: Vec<(f64, Option<f64>, Option<String>)> = seen
+            // rmcp's client hands each notification to a task of its own,
+            // so its handler may see them in any order, and after the
+            // answer: the order on the wire is checked byte for byte in
+            // `malformed_json_rpc_gets_an_error_and_the_session_goes_on`.
+            eventually(|| seen.progress.lock().unwrap().len() >= 3).await;
+            settle().await;
+            let mut progress: Vec<(f64, Option<f64>, Option<String>)> = seen
                 .progress
                 .lock()
                 .unwrap()
                 .iter()
                 .map(|p| (p.progress, p.total, p.message.clone()))
                 .collect();
+            progress.sort_by(|a, b| a.0.total_cmp(&b.0));
             // The report going back (1.5 after 2) is not sent.
             assert_eq!(
                 progress,
@@ -496,9 +503,11 @@ async fn log_messages_honour_the_level_the_client_sets() {
             let server = server(&Waiting::default());
             let seen = Client::default();
             let client = connect(&server, seen.clone(), wire).await;
+            // rmcp's client hands each notification to a task of its own:
+            // its handler may see them in any order.
             let levels = |seen: &Client| -> Vec<(String, String)> {
                 let mut logs = seen.logs.lock().unwrap();
-                let drained = logs
+                let mut drained: Vec<(String, String)> = logs
                     .iter()
                     .map(|log| {
                         (
@@ -512,6 +521,7 @@ async fn log_messages_honour_the_level_the_client_sets() {
                     })
                     .collect();
                 logs.clear();
+                drained.sort();
                 drained
             };
             // Until the client sets a level: info and up.
@@ -520,9 +530,9 @@ async fn log_messages_honour_the_level_the_client_sets() {
             assert_eq!(
                 levels(&seen),
                 [
+                    ("error".into(), "an error line".into()),
                     ("info".into(), "an info line".into()),
-                    ("warning".into(), "a warning line".into()),
-                    ("error".into(), "an error line".into())
+                    ("warning".into(), "a warning line".into())
                 ],
                 "{wire:?}"
             );
@@ -554,6 +564,17 @@ async fn log_messages_honour_the_level_the_client_sets() {
         }
     })
     .await;
+}
+
+/// Waits until `done`, for at most 3 s.
+async fn eventually(done: impl Fn() -> bool) {
+    for _ in 0..300 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("did not happen in 3 s");
 }
 
 /// Log messages over HTTP may ride the session's standalone stream, which
@@ -740,4 +761,176 @@ async fn malformed_json_rpc_gets_an_error_and_the_session_goes_on() {
         }
     })
     .await;
+}
+
+/// The tools of a server, consumed by a toolbox beside an in-process tool.
+#[cfg(feature = "mcp-client")]
+mod consume {
+    use super::*;
+    use toolresult::mcp::McpClient;
+    use toolresult::provider::Call;
+    use toolresult::tool::{Arguments, CallEvent};
+    use toolresult::toolbox::Turn;
+
+    /// A toolbox of `server`'s tools, reached over an in-memory transport,
+    /// and an in-process `echo`; the task relaying the connection, to
+    /// abort.
+    async fn toolbox_of(
+        server: &McpServer,
+        timeout: Duration,
+    ) -> (Toolbox, tokio::task::JoinHandle<()>) {
+        // The client and the server talk through a relay; aborting it
+        // cuts the connection as a server process that dies would.
+        let (server_end, mut relay_server) = tokio::io::duplex(64 * 1024);
+        let (mut relay_client, client_end) = tokio::io::duplex(64 * 1024);
+        let session = server.session();
+        tokio::spawn(async move {
+            if let Ok(running) = session.serve(server_end).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let relay = tokio::spawn(async move {
+            let _ = tokio::io::copy_bidirectional(&mut relay_client, &mut relay_server).await;
+        });
+        let client = McpClient::connect(client_end).await.unwrap();
+        let mut toolbox = Toolbox::new().timeout(timeout);
+        for tool in client.tools().await.unwrap() {
+            toolbox.register(tool).unwrap();
+        }
+        toolbox
+            .register(tool::function("echo", "Echo", |c: City| c.city).unwrap())
+            .unwrap();
+        (toolbox, relay)
+    }
+
+    fn remote_call(id: &str, name: &str, arguments: Value) -> Call {
+        Call::new(id, name, Arguments::Json(arguments))
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn remote_and_local_tools_answer_one_turn_side_by_side() {
+        bounded(async {
+            let (toolbox, _serving) =
+                toolbox_of(&server(&Waiting::default()), Duration::from_secs(5)).await;
+            let names: Vec<&str> = toolbox.names().collect();
+            assert_eq!(
+                names,
+                ["add", "weather", "count", "wait", "chatty", "greet", "echo"]
+            );
+            let done = toolbox
+                .run([
+                    remote_call("c1", "add", json!({"a": 20, "b": 22})),
+                    remote_call("c2", "echo", json!({"city": "Oslo"})),
+                    remote_call("c3", "weather", json!({"city": "Oslo"})),
+                    remote_call("c4", "add", json!({"a": "x"})),
+                ])
+                .await;
+            assert_eq!(done[0].lowered.result.output, "42");
+            assert_eq!(done[1].lowered.result.output, "Oslo");
+            assert_eq!(done[2].lowered.result.output, r#"{"celsius":-3.5}"#);
+            assert_eq!(
+                done[2].lowered.structured_content().map(|raw| raw.get()),
+                Some(r#"{"celsius":-3.5}"#)
+            );
+            assert!(done[3].lowered.result.is_error);
+            assert!(
+                done[3]
+                    .lowered
+                    .result
+                    .output
+                    .starts_with(r#"{"error":{"message":"invalid arguments"#)
+            );
+        })
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_servers_progress_reaches_the_calls_observer() {
+        bounded(async {
+            let (toolbox, _serving) =
+                toolbox_of(&server(&Waiting::default()), Duration::from_secs(5)).await;
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&seen);
+            let turn = Turn::new([remote_call("c1", "count", json!({}))]).with_observer(
+                move |event: &CallEvent<'_>| {
+                    if let CallEvent::Progress { done, .. } = *event {
+                        sink.lock().unwrap().push(done);
+                    }
+                },
+            );
+            let done = toolbox.run(turn).await;
+            assert_eq!(done[0].lowered.result.output, "counted");
+            // Strictly increasing, whatever order rmcp's client handled
+            // the server's reports in.
+            let seen = seen.lock().unwrap().clone();
+            assert!(seen.windows(2).all(|pair| pair[0] < pair[1]), "{seen:?}");
+            assert!(
+                !seen.is_empty() && seen.iter().all(|done| [1.0, 2.0, 3.0].contains(done)),
+                "{seen:?}"
+            );
+        })
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_cancelled_turn_and_a_timeout_cancel_the_remote_call() {
+        bounded(async {
+            // The turn cancelled.
+            let waiting = Waiting::default();
+            let (toolbox, _serving) = toolbox_of(&server(&waiting), Duration::from_secs(5)).await;
+            let token = CancellationToken::new();
+            let cancel = token.clone();
+            let started = Arc::clone(&waiting.started);
+            tokio::spawn(async move {
+                started.notified().await;
+                cancel.cancel();
+            });
+            let turn = Turn::new([remote_call("c1", "wait", json!({}))]).with_cancellation(token);
+            let done = toolbox.run(turn).await;
+            assert_eq!(
+                done[0].lowered.result.output,
+                r#"{"error":{"message":"the call was cancelled before it finished"}}"#
+            );
+            eventually(|| waiting.cancelled.load(Ordering::SeqCst)).await;
+            // A timeout.
+            let waiting = Waiting::default();
+            let (toolbox, _serving) = toolbox_of(&server(&waiting), Duration::from_millis(300)).await;
+            let done = toolbox.run([remote_call("c1", "wait", json!({}))]).await;
+            assert_eq!(done[0].lowered.result.output, r#"{"error":{"message":"the tool did not finish within 300ms","suggestion":"try again, or ask for less at once"}}"#);
+            eventually(|| waiting.cancelled.load(Ordering::SeqCst)).await;
+        })
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_server_that_dies_mid_call_is_a_transient_failure_not_a_hang() {
+        bounded(async {
+            let waiting = Waiting::default();
+            let (toolbox, serving) = toolbox_of(&server(&waiting), Duration::from_secs(10)).await;
+            let started = Arc::clone(&waiting.started);
+            tokio::spawn(async move {
+                started.notified().await;
+                serving.abort();
+            });
+            let done = toolbox
+                .run([
+                    remote_call("c1", "wait", json!({})),
+                    remote_call("c2", "echo", json!({"city": "Lima"})),
+                ])
+                .await;
+            assert!(done[0].lowered.result.is_error);
+            assert!(
+                done[0]
+                    .lowered
+                    .result
+                    .output
+                    .starts_with(r#"{"error":{"message":"the mcp server of `wait` did not answer"#),
+                "{}",
+                done[0].lowered.result.output
+            );
+            assert_eq!(done[0].lowered.diagnostics.is_transient(), Some(true));
+            assert_eq!(done[1].lowered.result.output, "Lima");
+        })
+        .await;
+    }
 }

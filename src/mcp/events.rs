@@ -10,6 +10,7 @@ use rmcp::service::{Peer, RoleServer};
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio_util::sync::CancellationToken;
 
+use super::increasing::Increasing;
 use super::level::{SessionLevel, to_rmcp};
 use crate::tool::{CallEvent, LogLevel};
 
@@ -75,24 +76,6 @@ fn queue(
     // The receiver is gone once the call is answered: a late event of a
     // tool still running (a blocking one past its timeout) goes nowhere.
     let _ = sender.send(event);
-}
-
-/// Keeps progress strictly increasing, as MCP requires: a report that does
-/// not go past the last one sent (a retry starting over, a `NaN`) is
-/// dropped.
-#[derive(Debug, Default)]
-pub(super) struct Increasing {
-    last: Option<f64>,
-}
-
-impl Increasing {
-    pub(super) fn admits(&mut self, done: f64) -> bool {
-        let ahead = done.is_finite() && self.last.is_none_or(|last| done > last);
-        if ahead {
-            self.last = Some(done);
-        }
-        ahead
-    }
 }
 
 /// Runs `call` while sending its events to `peer` in order, then sends
@@ -170,16 +153,6 @@ async fn send(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn progress_only_goes_forward() {
-        let mut increasing = Increasing::default();
-        let sent: Vec<f64> = [0.0, 50.0, 50.0, 10.0, f64::NAN, 100.0, f64::INFINITY]
-            .into_iter()
-            .filter(|&done| increasing.admits(done))
-            .collect();
-        assert_eq!(sent, [0.0, 50.0, 100.0]);
-    }
 
     #[test]
     fn the_observer_queues_what_the_client_asked_for() {

@@ -1,5 +1,6 @@
-//! A [`Toolbox`](crate::toolbox::Toolbox) served over MCP (feature
-//! `mcp-server`), on rmcp: [`McpServer`].
+//! MCP on rmcp: a [`Toolbox`](crate::toolbox::Toolbox) served over MCP
+//! (feature `mcp-server`, `McpServer`), and the tools of an MCP server
+//! called as this crate's tools (feature `mcp-client`, `McpClient`).
 //!
 //! The server's calls run by the toolbox's own rules, as an in-process turn
 //! does; what MCP adds travels through each call's
@@ -60,16 +61,39 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+#[cfg(feature = "mcp-server")]
 mod call;
+#[cfg(feature = "mcp-client")]
+mod client;
+#[cfg(feature = "mcp-server")]
 mod elicit;
+#[cfg(feature = "mcp-server")]
 mod error;
+#[cfg(feature = "mcp-server")]
 mod events;
+mod increasing;
+#[cfg(feature = "mcp-server")]
 mod level;
+#[cfg(feature = "mcp-server")]
 mod list;
+#[cfg(feature = "mcp-client")]
+mod progress;
+#[cfg(feature = "mcp-client")]
+mod remote;
+#[cfg(feature = "mcp-server")]
 mod server;
+#[cfg(feature = "mcp-server")]
 mod session;
 
+#[cfg(feature = "mcp-client")]
+pub use client::McpClient;
+#[cfg(feature = "mcp-server")]
 pub use elicit::{CANCELLED, DECLINED, REQUESTED_SCHEMA};
+#[cfg(feature = "mcp-server")]
 pub use error::{DeclarationError, ServeError};
+#[cfg(feature = "mcp-client")]
+pub use remote::RemoteTool;
+#[cfg(feature = "mcp-server")]
 pub use server::McpServer;
+#[cfg(feature = "mcp-server")]
 pub use session::McpSession;
