@@ -21,7 +21,7 @@ SUITE="$PWD/$PREFIX/node_modules/@modelcontextprotocol/conformance/dist/index.js
 "$NODE" --version
 
 echo "== cargo build --example mcp_server"
-cargo build --example mcp_server --features mcp-server
+cargo build -p toolresult --example mcp_server --all-features
 SERVER_BIN="${CARGO_TARGET_DIR:-target}/debug/examples/mcp_server"
 
 "$SERVER_BIN" --port "$PORT" 2>"$PREFIX/server.log" &

@@ -39,6 +39,12 @@ struct Message {
     message: String,
 }
 
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Sleep {
+    /// How long, in milliseconds.
+    ms: u64,
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let mut port = 3001_u16;
@@ -262,6 +268,20 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         },
     )?)?;
     toolbox.register(JsonSchema2020::new()?)?;
+    // Not a conformance tool: a call that takes its time, to cancel or to
+    // kill the server under.
+    toolbox
+        .register(tool::async_function(
+            "sleep",
+            "Sleeps for `ms` milliseconds, or until cancelled",
+            |args: Sleep, cx: CallContext<'static>| async move {
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_millis(args.ms)) => "slept",
+                    () = cx.cancelled() => "cancelled",
+                }
+            },
+        )?)?
+        .timeout(None);
     Ok(toolbox)
 }
 

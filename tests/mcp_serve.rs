@@ -769,7 +769,7 @@ mod consume {
     use super::*;
     use toolresult::mcp::McpClient;
     use toolresult::provider::Call;
-    use toolresult::tool::{Arguments, CallEvent};
+    use toolresult::tool::{Arguments, CallEvent, Tool as _};
     use toolresult::toolbox::Turn;
 
     /// A toolbox of `server`'s tools, reached over an in-memory transport,
@@ -932,5 +932,108 @@ mod consume {
             assert_eq!(done[1].lowered.result.output, "Lima");
         })
         .await;
+    }
+
+    /// The example server (`examples/mcp_server.rs`) as a child process,
+    /// built first (`cargo build`, which does nothing when it is up to
+    /// date: `cargo test` alone builds it, `cargo test --test` does not).
+    fn example_server() -> tokio::process::Child {
+        // This test binary is `<target dir>/<profile>/deps/mcp_serve-<hash>`.
+        let exe = std::env::current_exe().unwrap();
+        let profile = exe.parent().unwrap().parent().unwrap();
+        let target_dir = profile.parent().unwrap();
+        let built = std::process::Command::new(env!("CARGO"))
+            .args([
+                "build",
+                "-p",
+                "toolresult",
+                "--example",
+                "mcp_server",
+                "--all-features",
+            ])
+            .arg("--target-dir")
+            .arg(target_dir)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .unwrap();
+        assert!(built.success(), "cargo build --example mcp_server failed");
+        let binary = profile.join("examples").join("mcp_server");
+        tokio::process::Command::new(binary)
+            .arg("--stdio")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_child_server_over_stdio_beside_a_local_tool_then_killed_mid_call() {
+        // Building the example may take a while the first time.
+        tokio::time::timeout(Duration::from_secs(600), async {
+            let mut child = example_server();
+            let stdout = child.stdout.take().unwrap();
+            let stdin = child.stdin.take().unwrap();
+            let client = McpClient::connect((stdout, stdin)).await.unwrap();
+            let mut toolbox = Toolbox::new().timeout(Duration::from_secs(10));
+            for tool in client.tools().await.unwrap() {
+                if ["test_simple_text", "test_tool_with_progress", "sleep"].contains(&tool.name()) {
+                    toolbox.register(tool).unwrap();
+                }
+            }
+            toolbox
+                .register(tool::function("echo", "Echo", |c: City| c.city).unwrap())
+                .unwrap();
+            let done = toolbox
+                .run([
+                    remote_call("c1", "test_simple_text", json!({})),
+                    remote_call("c2", "echo", json!({"city": "Oslo"})),
+                    remote_call("c3", "sleep", json!({"ms": 20})),
+                ])
+                .await;
+            assert_eq!(
+                done[0].lowered.result.output,
+                "This is a simple text response for testing."
+            );
+            assert_eq!(done[1].lowered.result.output, "Oslo");
+            assert_eq!(done[2].lowered.result.output, "slept");
+
+            // The child killed while a call runs: that call fails, the
+            // local one is answered, nothing hangs.
+            let pid = child.id().unwrap();
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                let _ = child.kill().await;
+            });
+            let started = std::time::Instant::now();
+            let done = toolbox
+                .run([
+                    remote_call("c4", "sleep", json!({"ms": 30_000})),
+                    remote_call("c5", "echo", json!({"city": "Lima"})),
+                ])
+                .await;
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "pid {pid}: answered in {:?}",
+                started.elapsed()
+            );
+            assert!(
+                done[0].lowered.result.output.starts_with(
+                    r#"{"error":{"message":"the mcp server of `sleep` did not answer"#
+                ),
+                "{}",
+                done[0].lowered.result.output
+            );
+            assert_eq!(done[0].lowered.diagnostics.is_transient(), Some(true));
+            assert_eq!(done[1].lowered.result.output, "Lima");
+            // And a call after it fails at once.
+            let after = toolbox
+                .run([remote_call("c6", "test_simple_text", json!({}))])
+                .await;
+            assert_eq!(after[0].lowered.diagnostics.is_transient(), Some(true));
+        })
+        .await
+        .expect("the test did not finish in time");
     }
 }
