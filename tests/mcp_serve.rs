@@ -845,6 +845,41 @@ mod consume {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_server_over_streamable_http_is_consumed_alike() {
+        bounded(async {
+            let url = serve_http(&server(&Waiting::default())).await;
+            let client = McpClient::connect(StreamableHttpClientTransport::from_uri(url))
+                .await
+                .unwrap();
+            let mut toolbox = Toolbox::new();
+            for tool in client.tools().await.unwrap() {
+                toolbox.register(tool).unwrap();
+            }
+            let seen = Arc::new(Mutex::new(Vec::new()));
+            let sink = Arc::clone(&seen);
+            let turn = Turn::new([
+                remote_call("c1", "weather", json!({"city": "Oslo"})),
+                remote_call("c2", "count", json!({})),
+            ])
+            .with_observer(move |event: &CallEvent<'_>| {
+                if let CallEvent::Progress { done, .. } = *event {
+                    sink.lock().unwrap().push(done);
+                }
+            });
+            let done = toolbox.run(turn).await;
+            assert_eq!(
+                done[0].lowered.structured_content().map(|raw| raw.get()),
+                Some(r#"{"celsius":-3.5}"#)
+            );
+            assert_eq!(done[1].lowered.result.output, "counted");
+            let seen = seen.lock().unwrap().clone();
+            assert!(seen.windows(2).all(|pair| pair[0] < pair[1]), "{seen:?}");
+            assert!(!seen.is_empty(), "{seen:?}");
+        })
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn the_servers_progress_reaches_the_calls_observer() {
         bounded(async {
             let (toolbox, _serving) =
