@@ -207,6 +207,12 @@ pub mod toolbox;
 mod typed;
 
 pub use tool::Tool;
+#[cfg(feature = "macros")]
+pub use toolresult_macros::tool;
+
+#[cfg(feature = "macros")]
+#[doc(hidden)]
+pub mod __private;
 pub use typed::{
     Diagnostics, Failure, IntoToolResult, Lowered, ResultExt, ToolError, ToolResult,
     UnexpectedError,

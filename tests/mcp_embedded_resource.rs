@@ -3,6 +3,7 @@
 //! reads back from it.
 
 use serde_json::{Value, json};
+use toolresult::canonical::PartLimit;
 use toolresult::canonical::{ContentPart, ToolResult};
 use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
 
@@ -91,6 +92,7 @@ fn the_name_reads_back_from_the_uri() {
                 Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
             )
             .unwrap(),
+            PartLimit::default(),
         )
         .unwrap();
         assert_eq!(back, result, "{name}");
@@ -102,6 +104,7 @@ fn the_name_reads_back_from_the_uri() {
             Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
         )
         .unwrap(),
+        PartLimit::default(),
     )
     .unwrap();
     assert_eq!(back.parts[0].name(), Some("b.pdf"));
@@ -112,6 +115,7 @@ fn the_name_reads_back_from_the_uri() {
             Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
         )
         .unwrap(),
+        PartLimit::default(),
     )
     .unwrap();
     assert_eq!(back.parts[0].name(), Some("attachment"));
@@ -125,7 +129,7 @@ fn other_servers_uris_still_name_the_part_by_their_last_segment() {
         {"type": "resource", "resource": {"uri": "file:///srv/out/q5.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}},
         {"type": "resource", "resource": {"uri": "file:///..%2F..%2Fetc%2Fpasswd", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}}
     ]});
-    let back = Mcp::read_result_value(&answer).unwrap();
+    let back = Mcp::read_result_value(&answer, PartLimit::default()).unwrap();
     let names: Vec<_> = back.parts.iter().map(|p| p.name()).collect();
     assert_eq!(
         names,

@@ -27,9 +27,9 @@ fn outcome(read: Result<ToolResult, ConvertError>) -> Result<ToolResult, String>
 /// The three paths on one value: all give the same outcome, returned.
 fn read_all_three(value: &Value) -> Result<Result<ToolResult, String>, TestCaseError> {
     let text = serde_json::to_string(value).map_err(fail)?;
-    let by_value = outcome(Mcp::read_result_value(value));
-    let by_str = outcome(Mcp::read_result(&text));
-    let by_slice = outcome(Mcp::read_result(text.as_bytes()));
+    let by_value = outcome(Mcp::read_result_value(value, PartLimit::default()));
+    let by_str = outcome(Mcp::read_result(&text, PartLimit::default()));
+    let by_slice = outcome(Mcp::read_result(text.as_bytes(), PartLimit::default()));
     prop_assert_eq!(&by_str, &by_value, "from_str and from_value on {}", text);
     prop_assert_eq!(
         &by_slice,
@@ -185,11 +185,9 @@ fn an_oversized_block_is_refused_before_decoding_on_every_path() {
             "content[1]: the part's `data` is 9 bytes, over the part size limit of 5 bytes";
         let limit = PartLimit::new(5);
         for err in [
-            limit.parse(|| Mcp::read_result_value(&value)).unwrap_err(),
-            limit.parse(|| Mcp::read_result(&text)).unwrap_err(),
-            limit
-                .parse(|| Mcp::read_result(text.as_bytes()))
-                .unwrap_err(),
+            Mcp::read_result_value(&value, limit).unwrap_err(),
+            Mcp::read_result(&text, limit).unwrap_err(),
+            Mcp::read_result(text.as_bytes(), limit).unwrap_err(),
         ] {
             assert!(
                 matches!(&err, ConvertError::InvalidPart { at, .. } if at == "content[1]"),
@@ -199,19 +197,11 @@ fn an_oversized_block_is_refused_before_decoding_on_every_path() {
         }
         // At the limit it reads, on every path.
         let at_limit = value.to_string().replace(data, "AAAAAAA=");
-        let read = limit.parse(|| Mcp::read_result(&at_limit)).unwrap();
+        let read = Mcp::read_result(&at_limit, limit).unwrap();
         assert_eq!(read.parts[0].byte_len(), 5);
-        assert_eq!(
-            limit
-                .parse(|| Mcp::read_result(at_limit.as_bytes()))
-                .unwrap(),
-            read
-        );
+        assert_eq!(Mcp::read_result(at_limit.as_bytes(), limit).unwrap(), read);
         let as_value: Value = serde_json::from_str(&at_limit).unwrap();
-        assert_eq!(
-            limit.parse(|| Mcp::read_result_value(&as_value)).unwrap(),
-            read
-        );
+        assert_eq!(Mcp::read_result_value(&as_value, limit).unwrap(), read);
     }
 }
 
@@ -225,12 +215,21 @@ fn an_image_over_the_default_limit_is_refused_on_every_path() {
     let text = value.to_string();
     let over = "content[0]: the part's `data` is 26214402 bytes, over the part size limit of 20971520 bytes";
     assert_eq!(
-        Mcp::read_result_value(&value).unwrap_err().to_string(),
+        Mcp::read_result_value(&value, PartLimit::default())
+            .unwrap_err()
+            .to_string(),
         over
     );
-    assert_eq!(Mcp::read_result(&text).unwrap_err().to_string(), over);
     assert_eq!(
-        Mcp::read_result(text.as_bytes()).unwrap_err().to_string(),
+        Mcp::read_result(&text, PartLimit::default())
+            .unwrap_err()
+            .to_string(),
+        over
+    );
+    assert_eq!(
+        Mcp::read_result(text.as_bytes(), PartLimit::default())
+            .unwrap_err()
+            .to_string(),
         over
     );
 }
@@ -246,14 +245,20 @@ fn escaped_strings_read_through_the_owned_fallback() {
         {"type":"image","mimeType":"image\/gif","data":"\u0052\u0030lGOA=="},
         {"type":"resource","resource":{"uri":"file:\/\/\/r%2Fx.pdf","blob":"JVBERi0\/"}}
     ]}"#;
-    let read = Mcp::read_result(text).unwrap();
+    let read = Mcp::read_result(text, PartLimit::default()).unwrap();
     assert_eq!(read.output, "a\nb");
     assert_eq!(read.parts[0].mime_type(), Some("image/gif"));
     assert_eq!(read.parts[0].byte_len(), 4);
     assert_eq!(read.parts[1].name(), Some("x.pdf"));
-    assert_eq!(Mcp::read_result(text.as_bytes()).unwrap(), read);
+    assert_eq!(
+        Mcp::read_result(text.as_bytes(), PartLimit::default()).unwrap(),
+        read
+    );
     let value: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(Mcp::read_result_value(&value).unwrap(), read);
+    assert_eq!(
+        Mcp::read_result_value(&value, PartLimit::default()).unwrap(),
+        read
+    );
 }
 
 #[test]
@@ -274,10 +279,17 @@ fn checks_run_in_one_order_whatever_the_order_of_keys() {
             "content[0]: invalid base64 in `data`: invalid character `!` at offset 0",
         ),
     ] {
-        assert_eq!(Mcp::read_result(text).unwrap_err().to_string(), message);
+        assert_eq!(
+            Mcp::read_result(text, PartLimit::default())
+                .unwrap_err()
+                .to_string(),
+            message
+        );
         let value: Value = serde_json::from_str(text).unwrap();
         assert_eq!(
-            Mcp::read_result_value(&value).unwrap_err().to_string(),
+            Mcp::read_result_value(&value, PartLimit::default())
+                .unwrap_err()
+                .to_string(),
             message
         );
     }
@@ -286,11 +298,14 @@ fn checks_run_in_one_order_whatever_the_order_of_keys() {
 #[test]
 fn a_repeated_key_keeps_its_last_value_as_a_value_does() {
     let text = r#"{"content":[{"type":"text","text":"first","text":"last"}],"isError":true,"isError":false}"#;
-    let read = Mcp::read_result(text).unwrap();
+    let read = Mcp::read_result(text, PartLimit::default()).unwrap();
     assert_eq!(read.output, "last");
     assert!(!read.is_error);
     let value: Value = serde_json::from_str(text).unwrap();
-    assert_eq!(Mcp::read_result_value(&value).unwrap(), read);
+    assert_eq!(
+        Mcp::read_result_value(&value, PartLimit::default()).unwrap(),
+        read
+    );
 }
 
 #[test]
@@ -301,7 +316,7 @@ fn text_that_is_not_json_is_a_json_error() {
         r#"{"content":[]} x"#,
         r#"{"content":[{"type":"text","text":"a"#,
     ] {
-        let err = Mcp::read_result(text).unwrap_err();
+        let err = Mcp::read_result(text, PartLimit::default()).unwrap_err();
         assert!(matches!(err, ConvertError::Json { .. }), "{err:?}");
         assert!(
             err.to_string()
@@ -309,12 +324,15 @@ fn text_that_is_not_json_is_a_json_error() {
             "{err}"
         );
         assert!(matches!(
-            Mcp::read_result(text.as_bytes()).unwrap_err(),
+            Mcp::read_result(text.as_bytes(), PartLimit::default()).unwrap_err(),
             ConvertError::Json { .. }
         ));
     }
-    let err =
-        Mcp::read_result(b"{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}").unwrap_err();
+    let err = Mcp::read_result(
+        b"{\"content\":[{\"type\":\"text\",\"text\":\"\xff\"}]}",
+        PartLimit::default(),
+    )
+    .unwrap_err();
     assert!(matches!(err, ConvertError::Json { .. }), "{err:?}");
 }
 
@@ -327,15 +345,20 @@ fn an_unknown_content_type_is_cut_to_64_characters() {
         "v".repeat(64)
     );
     assert_eq!(
-        Mcp::read_result_value(&value).unwrap_err().to_string(),
+        Mcp::read_result_value(&value, PartLimit::default())
+            .unwrap_err()
+            .to_string(),
         expected
     );
     assert_eq!(
-        Mcp::read_result(value.to_string()).unwrap_err().to_string(),
+        Mcp::read_result(value.to_string(), PartLimit::default())
+            .unwrap_err()
+            .to_string(),
         expected
     );
     let exact = "w".repeat(64);
-    let err = Mcp::read_result_value(&json!({"content": [{"type": exact}]})).unwrap_err();
+    let err = Mcp::read_result_value(&json!({"content": [{"type": exact}]}), PartLimit::default())
+        .unwrap_err();
     assert!(
         matches!(&err, ConvertError::UnknownContentType { type_name, .. } if *type_name == exact),
         "{err:?}"

@@ -6,6 +6,7 @@ use support::call;
 
 use serde::Serialize;
 use toolresult::canonical::ContentPart;
+use toolresult::canonical::PartLimit;
 use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
 use toolresult::tool;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
@@ -69,7 +70,7 @@ fn round_trip_gives_output_back_byte_for_byte() {
         Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
     )
     .unwrap();
-    let back = Mcp::read_result_value(&answer).unwrap();
+    let back = Mcp::read_result_value(&answer, PartLimit::default()).unwrap();
     assert_eq!(back.output, REPORT_JSON);
     assert_eq!(back, lowered.result);
     // A second trip changes nothing.
@@ -78,6 +79,7 @@ fn round_trip_gives_output_back_byte_for_byte() {
             Mcp::render(&(ToolCall::new("1", "tool"), &back), PartPolicy::Strict).unwrap(),
         )
         .unwrap(),
+        PartLimit::default(),
     )
     .unwrap();
     assert_eq!(again, back);
@@ -142,7 +144,9 @@ fn a_peer_that_reorders_structured_content_still_reads_back_its_text() {
         "isError": false
     });
     assert_eq!(
-        Mcp::read_result_value(&answer).unwrap().output,
+        Mcp::read_result_value(&answer, PartLimit::default())
+            .unwrap()
+            .output,
         "{\"b\":1,\"a\":\"x&y\"}"
     );
     // Without a matching text block, the contract's own JSON of the value.
@@ -152,7 +156,9 @@ fn a_peer_that_reorders_structured_content_still_reads_back_its_text() {
         "isError": false
     });
     assert_eq!(
-        Mcp::read_result_value(&answer).unwrap().output,
+        Mcp::read_result_value(&answer, PartLimit::default())
+            .unwrap()
+            .output,
         r#"{"rows":"\u003c3\u003e"}"#
     );
 }

@@ -3,6 +3,7 @@
 //! spelling providers accept: Anthropic refuses `"media_type":"Image/PNG"`.
 
 use serde_json::{Value, json};
+use toolresult::canonical::PartLimit;
 use toolresult::canonical::{ContentPart, PartKind, ToolResult};
 use toolresult::provider::{Anthropic, Mcp, PartPolicy, Provider, ToolCall};
 
@@ -60,9 +61,12 @@ fn parsing_writes_the_mime_type_in_lower_case() {
         }
     }
     // From MCP too.
-    let read = Mcp::read_result_value(&json!({
-        "content": [{"type": "image", "mimeType": "Image/PNG", "data": "R0lGOA=="}]
-    }))
+    let read = Mcp::read_result_value(
+        &json!({
+            "content": [{"type": "image", "mimeType": "Image/PNG", "data": "R0lGOA=="}]
+        }),
+        PartLimit::default(),
+    )
     .unwrap();
     assert_eq!(read.parts[0].mime_type(), Some("image/png"));
 }

@@ -12,6 +12,7 @@ use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 use strategies::{config, json_map, json_value, part, tool_result};
 use toolresult::IntoToolResult;
+use toolresult::canonical::PartLimit;
 use toolresult::canonical::{ContentPart, MediaSource, PartKind, ToolResult};
 use toolresult::provider::{
     Answered, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
@@ -150,7 +151,8 @@ fn mcp_trip(
         Mcp::render(&WithStructured(result, structured), PartPolicy::Strict).unwrap(),
     )
     .map_err(fail)?;
-    Mcp::read_result_value(&json).map_err(|e| fail(format!("{e} reading {json}")))
+    Mcp::read_result_value(&json, PartLimit::default())
+        .map_err(|e| fail(format!("{e} reading {json}")))
 }
 
 proptest! {
@@ -252,7 +254,7 @@ fn mcp_drops_the_names_it_has_no_field_for() {
         json["content"][3]["resource"]["uri"],
         json!("file:///attachment")
     );
-    let back = Mcp::read_result_value(&json).unwrap();
+    let back = Mcp::read_result_value(&json, PartLimit::default()).unwrap();
     assert_eq!(back.parts[0].name(), None);
     assert_eq!(back.parts[1].name(), Some("q3.pdf"));
     assert_eq!(back.parts[2].name(), Some("attachment"));

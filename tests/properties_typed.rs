@@ -13,6 +13,7 @@ use proptest::prelude::*;
 use serde::Serialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
+use toolresult::canonical::PartLimit;
 use toolresult::canonical::{self, ContentPart};
 use toolresult::provider::{
     Answered, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
@@ -164,7 +165,10 @@ fn provider_views(lowered: Lowered) -> Vec<String> {
         let answer = Mcp::render(&with, PartPolicy::Strict).unwrap();
         views.extend(rendered(Ok::<_, String>(&answer)));
         let json = serde_json::to_value(&answer).unwrap();
-        views.extend(rendered(Mcp::read_result_value(&json)));
+        views.extend(rendered(Mcp::read_result_value(
+            &json,
+            PartLimit::default(),
+        )));
     }
     #[cfg(feature = "toolnexus")]
     views.extend(rendered(Ok::<_, String>(toolnexus::ToolResult::from(

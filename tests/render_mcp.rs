@@ -5,6 +5,7 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::IntoToolResult;
+use toolresult::canonical::PartLimit;
 use toolresult::canonical::{ContentPart, PartKind, ToolResult};
 use toolresult::provider::{ConvertError, Mcp, PartPolicy, Provider, ToolCall};
 
@@ -13,7 +14,7 @@ fn render(result: &ToolResult) -> serde_json::Value {
 }
 
 fn round_trip(result: &ToolResult) -> ToolResult {
-    Mcp::read_result_value(&render(result)).unwrap()
+    Mcp::read_result_value(&render(result), PartLimit::default()).unwrap()
 }
 
 // ---- rendering ----
@@ -125,10 +126,13 @@ fn an_empty_output_beside_parts_writes_no_empty_text_block() {
 
 #[test]
 fn reads_structured_content_as_its_json() {
-    let read = Mcp::read_result_value(&json!({
-        "content": [{"type": "text", "text": "ignored"}],
-        "structuredContent": {"b": 1, "a": "<x>"}
-    }))
+    let read = Mcp::read_result_value(
+        &json!({
+            "content": [{"type": "text", "text": "ignored"}],
+            "structuredContent": {"b": 1, "a": "<x>"}
+        }),
+        PartLimit::default(),
+    )
     .unwrap();
     assert_eq!(read.output, r#"{"a":"\u003cx\u003e","b":1}"#);
     assert!(!read.is_error);
@@ -136,15 +140,18 @@ fn reads_structured_content_as_its_json() {
 
 #[test]
 fn reads_an_error_as_its_non_blank_text_joined_by_a_blank_line() {
-    let read = Mcp::read_result_value(&json!({
-        "content": [
-            {"type": "text", "text": "first"},
-            {"type": "text", "text": " "},
-            {"type": "text", "text": "second"}
-        ],
-        "structuredContent": {"ignored": true},
-        "isError": true
-    }))
+    let read = Mcp::read_result_value(
+        &json!({
+            "content": [
+                {"type": "text", "text": "first"},
+                {"type": "text", "text": " "},
+                {"type": "text", "text": "second"}
+            ],
+            "structuredContent": {"ignored": true},
+            "isError": true
+        }),
+        PartLimit::default(),
+    )
     .unwrap();
     assert_eq!(read.output, "first\n\nsecond");
     assert!(read.is_error);
@@ -156,7 +163,7 @@ fn reads_text_joined_by_newlines_with_resource_text_in_place() {
         {"type": "text", "text": "a"},
         {"type": "resource", "resource": {"uri": "mem://notes", "mimeType": "text/plain", "text": "b"}},
         {"type": "text", "text": "c"}
-    ]}))
+    ]}), PartLimit::default())
     .unwrap();
     assert_eq!(read.output, "a\nb\nc");
     assert!(read.parts.is_empty());
@@ -171,7 +178,7 @@ fn non_text_content_always_becomes_parts() {
         {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
         {"type": "resource_link", "uri": "https://example.com/q3.pdf", "name": "q3", "mimeType": "application/pdf"},
         {"type": "resource", "resource": {"uri": "file:///srv/out/q3.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="}}
-    ], "structuredContent": {"n": 1}}))
+    ], "structuredContent": {"n": 1}}), PartLimit::default())
     .unwrap();
     assert_eq!(read.output, r#"{"n":1}"#);
     assert_eq!(read.parts.len(), 4);
@@ -186,25 +193,35 @@ fn non_text_content_always_becomes_parts() {
 
 #[test]
 fn no_text_reads_as_the_describe_lines() {
-    let read = Mcp::read_result_value(&json!({"content": [
-        {"type": "image", "data": png_b64(), "mimeType": "image/png"},
-        {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
-    ]}))
+    let read = Mcp::read_result_value(
+        &json!({"content": [
+            {"type": "image", "data": png_b64(), "mimeType": "image/png"},
+            {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
+        ]}),
+        PartLimit::default(),
+    )
     .unwrap();
     assert_eq!(
         read.output,
         "image (image/png, 82 bytes)\naudio (audio/wav, 4 bytes)"
     );
-    let failed = Mcp::read_result_value(&json!({"content": [], "isError": true})).unwrap();
+    let failed = Mcp::read_result_value(
+        &json!({"content": [], "isError": true}),
+        PartLimit::default(),
+    )
+    .unwrap();
     assert_eq!(failed.output, "MCP tool returned an error");
 }
 
 #[test]
 fn a_resource_without_a_mime_type_takes_it_from_the_uri() {
-    let read = Mcp::read_result_value(&json!({"content": [
-        {"type": "resource", "resource": {"uri": "out/chart.PNG", "blob": "R0lGOA=="}},
-        {"type": "resource_link", "uri": "https://example.com/data.bin", "name": "data"}
-    ]}))
+    let read = Mcp::read_result_value(
+        &json!({"content": [
+            {"type": "resource", "resource": {"uri": "out/chart.PNG", "blob": "R0lGOA=="}},
+            {"type": "resource_link", "uri": "https://example.com/data.bin", "name": "data"}
+        ]}),
+        PartLimit::default(),
+    )
     .unwrap();
     assert_eq!(read.parts[0].mime_type(), Some("image/png"));
     assert_eq!(read.parts[0].kind(), PartKind::File);
@@ -258,7 +275,9 @@ fn invalid_content_is_a_clear_error() {
     ];
     for (value, message) in cases {
         assert_eq!(
-            Mcp::read_result_value(&value).unwrap_err().to_string(),
+            Mcp::read_result_value(&value, PartLimit::default())
+                .unwrap_err()
+                .to_string(),
             message,
             "{value}"
         );
@@ -269,7 +288,7 @@ fn invalid_content_is_a_clear_error() {
 fn content_that_breaks_the_part_contract_names_the_block() {
     let bad_base64 =
         json!({"content": [{"type": "image", "data": "not base64!", "mimeType": "image/png"}]});
-    let err = Mcp::read_result_value(&bad_base64).unwrap_err();
+    let err = Mcp::read_result_value(&bad_base64, PartLimit::default()).unwrap_err();
     assert!(matches!(&err, ConvertError::InvalidPart { at, .. } if at == "content[0]"));
     assert!(
         err.to_string()
@@ -278,14 +297,14 @@ fn content_that_breaks_the_part_contract_names_the_block() {
     );
 
     let file_link = json!({"content": [{"type": "resource_link", "uri": "file:///etc/passwd", "name": "p", "mimeType": "text/plain"}]});
-    let err = Mcp::read_result_value(&file_link).unwrap_err();
+    let err = Mcp::read_result_value(&file_link, PartLimit::default()).unwrap_err();
     assert!(
         err.to_string().contains("a file: URL is a filesystem path"),
         "{err}"
     );
 
     let bad_mime = json!({"content": [{"type": "audio", "data": "UklGRg==", "mimeType": "wav"}]});
-    let err = Mcp::read_result_value(&bad_mime).unwrap_err();
+    let err = Mcp::read_result_value(&bad_mime, PartLimit::default()).unwrap_err();
     assert!(err.to_string().contains("invalid mime type `wav`"), "{err}");
 }
 
@@ -336,7 +355,7 @@ fn round_trip_with_structured_content_keeps_its_json() {
     .lower();
     let rendered =
         json(&Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap());
-    let back = Mcp::read_result_value(&rendered).unwrap();
+    let back = Mcp::read_result_value(&rendered, PartLimit::default()).unwrap();
     // `output` comes back byte for byte: unsorted keys, nothing escaped.
     assert_eq!(back.output, r#"{"rows":3,"zone":"eu","note":"<a & b>"}"#);
     assert_eq!(back, lowered.result);
@@ -391,6 +410,7 @@ fn a_blob_whose_uri_names_nothing_reads_as_attachment_and_stays_so() {
     ] {
         let read = Mcp::read_result_value(
             &json!({"content": [{"type": "resource", "resource": resource}]}),
+            PartLimit::default(),
         )
         .unwrap();
         assert_eq!(read.parts.len(), 1, "{resource}");
@@ -403,6 +423,10 @@ fn a_blob_whose_uri_names_nothing_reads_as_attachment_and_stays_so() {
             json["content"][1]["resource"]["uri"], "file:///attachment",
             "{resource}"
         );
-        assert_eq!(Mcp::read_result_value(&json).unwrap(), read, "{resource}");
+        assert_eq!(
+            Mcp::read_result_value(&json, PartLimit::default()).unwrap(),
+            read,
+            "{resource}"
+        );
     }
 }

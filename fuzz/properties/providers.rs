@@ -11,6 +11,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 use toolresult::Lowered;
 use toolresult::budget::ArtifactReader;
+use toolresult::canonical::PartLimit;
 use toolresult::canonical::ToolResult;
 use toolresult::provider::{
     Answered, Anthropic, Call, ConvertError, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy,
@@ -125,7 +126,7 @@ pub fn render_one(
 
 /// An MCP `CallToolResult` read from its JSON.
 pub fn mcp_read(value: &Value) -> Result<ToolResult, ConvertError> {
-    Mcp::read_result_value(value)
+    Mcp::read_result_value(value, PartLimit::default())
 }
 
 /// A result as an MCP `CallToolResult`, with `structured` as its

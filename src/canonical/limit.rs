@@ -1,6 +1,5 @@
 //! The size limit on parts, and the entry points that take another one.
 
-use std::cell::Cell;
 use std::io::Read;
 use std::path::Path;
 
@@ -18,8 +17,11 @@ use super::{ContentPart, MediaSource, PartError, PartKind};
 /// Another limit is taken where the limit is what keeps memory in check:
 /// reading a file ([`part_from_path`](Self::part_from_path), and the
 /// built-in [`read`](Self::read)), draining a reader
-/// ([`part_from_reader`](Self::part_from_reader)), and parsing JSON
-/// ([`parse`](Self::parse)).
+/// ([`part_from_reader`](Self::part_from_reader)), and parsing JSON: a
+/// limit is a `serde::de::DeserializeSeed` of a canonical
+/// [`ToolResult`](super::ToolResult), and an argument of
+/// [`Mcp::read_result`](crate::provider::Mcp::read_result). No limit is
+/// set in the air: a parse uses the default unless it is handed another.
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, PartError, PartLimit};
@@ -37,11 +39,6 @@ use super::{ContentPart, MediaSource, PartError, PartKind};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct PartLimit {
     max_bytes: u64,
-}
-
-thread_local! {
-    /// The limit parts are parsed with on this thread.
-    static PARSE_LIMIT: Cell<u64> = const { Cell::new(PartLimit::DEFAULT_MAX_BYTES) };
 }
 
 impl PartLimit {
@@ -115,47 +112,6 @@ impl PartLimit {
             },
             name: None,
         })
-    }
-
-    /// Runs `parse` with this limit on every part parsed on this thread
-    /// while it runs, in place of the default: any `Deserialize` of a
-    /// [`ContentPart`], a canonical [`ToolResult`](super::ToolResult), a
-    /// type of yours that holds them, or an MCP result read with
-    /// `provider::Mcp::read_result` or `read_result_value`. The size of
-    /// a part's data is checked from the length of its base64, before any of
-    /// it is decoded. The limit in force before is restored when `parse`
-    /// returns or unwinds.
-    ///
-    /// ```
-    /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
-    ///
-    /// let json = r#"{"output":"a gif","isError":false,
-    ///     "parts":[{"type":"image","mimeType":"image/gif","data":"R0lGOA=="}]}"#;
-    /// // Within the default limit.
-    /// let read: ToolResult = serde_json::from_str(json)?;
-    /// assert_eq!(read.parts[0].byte_len(), 4);
-    /// // Over a 3-byte limit: refused before the data is decoded.
-    /// let err = PartLimit::new(3)
-    ///     .parse(|| serde_json::from_str::<ToolResult>(json))
-    ///     .unwrap_err();
-    /// assert!(err.to_string().contains("over the part size limit of 3 bytes"));
-    /// # Ok::<(), serde_json::Error>(())
-    /// ```
-    pub fn parse<R>(self, parse: impl FnOnce() -> R) -> R {
-        /// Puts the earlier limit back, however `parse` ends.
-        struct Restore(u64);
-        impl Drop for Restore {
-            fn drop(&mut self) {
-                PARSE_LIMIT.with(|limit| limit.set(self.0));
-            }
-        }
-        let _restore = Restore(PARSE_LIMIT.with(|limit| limit.replace(self.max_bytes)));
-        parse()
-    }
-
-    /// The limit parts are parsed with on this thread right now.
-    pub(crate) fn for_parsing() -> Self {
-        Self::new(PARSE_LIMIT.with(Cell::get))
     }
 
     /// The built-in [`read`](super::read) of a path, with this limit on text

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use serde::de::{self, MapAccess, Visitor};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -59,18 +59,53 @@ impl Serialize for ContentPart {
 /// an owned `Value` hands over its `String` (`visit_string`). Either way the
 /// size limit is checked from the length of the base64 before any of it is
 /// decoded.
-struct DataField(bytes::Bytes);
+struct DataVisitor(PartLimit);
 
-impl DataField {
-    fn decode<E: de::Error>(text: &str) -> Result<Self, E> {
-        decode_data(text).map(DataField).map_err(E::custom)
+impl<'de> Visitor<'de> for DataVisitor {
+    type Value = bytes::Bytes;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a standard padded base64 string")
+    }
+    fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<bytes::Bytes, E> {
+        decode_data(text, self.0).map_err(E::custom)
+    }
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<bytes::Bytes, E> {
+        decode_data(text, self.0).map_err(E::custom)
     }
 }
 
-/// A part's base64 `data`: its size checked against the parse limit from
-/// the length of the base64, then decoded from `text` as it stands.
-fn decode_data(text: &str) -> Result<bytes::Bytes, PartError> {
-    PartLimit::for_parsing().check(Drained::Encoded("the part's `data`"), decoded_len(text))?;
+/// A part's `data`, which may be `null` (read as absent), decoded under a
+/// limit.
+struct DataSeed(PartLimit);
+
+impl<'de> DeserializeSeed<'de> for DataSeed {
+    type Value = Option<bytes::Bytes>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        struct OptionVisitor(PartLimit);
+        impl<'de> Visitor<'de> for OptionVisitor {
+            type Value = Option<bytes::Bytes>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a standard padded base64 string")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(None)
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                d.deserialize_str(DataVisitor(self.0)).map(Some)
+            }
+        }
+        deserializer.deserialize_option(OptionVisitor(self.0))
+    }
+}
+
+/// A part's base64 `data`: its size checked against `limit` from the
+/// length of the base64, then decoded from `text` as it stands.
+fn decode_data(text: &str, limit: PartLimit) -> Result<bytes::Bytes, PartError> {
+    limit.check(Drained::Encoded("the part's `data`"), decoded_len(text))?;
     decode_base64("`data`", text)
 }
 
@@ -86,8 +121,8 @@ pub(crate) enum WireSource<'a> {
 }
 
 /// A media part from a foreign wire's fields, by the rules and messages of
-/// parsing a canonical part: base64 has its size checked against the parse
-/// limit ([`PartLimit::parse`]) from its encoded length, then is decoded
+/// parsing a canonical part: base64 has its size checked against `limit`
+/// from its encoded length, then is decoded
 /// straight from the borrowed text with no copy; then every invariant of the
 /// part is checked, as for `{"type", "mimeType", "data" | "url", "name"}`.
 pub(crate) fn media_part_from_wire(
@@ -95,6 +130,7 @@ pub(crate) fn media_part_from_wire(
     mime_type: &str,
     source: WireSource<'_>,
     name: Option<&str>,
+    limit: PartLimit,
 ) -> Result<ContentPart, PartError> {
     let mut fields = PartFields {
         kind,
@@ -103,29 +139,10 @@ pub(crate) fn media_part_from_wire(
         ..PartFields::default()
     };
     match source {
-        WireSource::Base64(text) => fields.data = Some(decode_data(text)?),
+        WireSource::Base64(text) => fields.data = Some(decode_data(text, limit)?),
         WireSource::Url(url) => fields.url = Some(url.to_owned()),
     }
     ContentPart::from_fields(fields)
-}
-
-impl<'de> Deserialize<'de> for DataField {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct DataVisitor;
-        impl<'de> Visitor<'de> for DataVisitor {
-            type Value = DataField;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a standard padded base64 string")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, text: &'de str) -> Result<DataField, E> {
-                DataField::decode(text)
-            }
-            fn visit_str<E: de::Error>(self, text: &str) -> Result<DataField, E> {
-                DataField::decode(text)
-            }
-        }
-        deserializer.deserialize_str(DataVisitor)
-    }
 }
 
 /// A string field that may be null (read as absent).
@@ -135,7 +152,18 @@ fn next_string<'de, A: MapAccess<'de>>(map: &mut A) -> Result<Option<String>, A:
 
 impl<'de> Deserialize<'de> for ContentPart {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct PartVisitor;
+        PartSeed(PartLimit::default()).deserialize(deserializer)
+    }
+}
+
+/// One part, its data read under a limit.
+pub(crate) struct PartSeed(pub(crate) PartLimit);
+
+impl<'de> DeserializeSeed<'de> for PartSeed {
+    type Value = ContentPart;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<ContentPart, D::Error> {
+        struct PartVisitor(PartLimit);
         impl<'de> Visitor<'de> for PartVisitor {
             type Value = ContentPart;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -152,8 +180,8 @@ impl<'de> Deserialize<'de> for ContentPart {
                         PartKey::Url => fields.url.replace_some(next_string(&mut map)?),
                         PartKey::Name => fields.name.replace_some(next_string(&mut map)?),
                         PartKey::Data => {
-                            let data = map.next_value::<Option<DataField>>()?;
-                            fields.data.replace_some(data.map(|d| d.0))
+                            let data = map.next_value_seed(DataSeed(self.0))?;
+                            fields.data.replace_some(data)
                         }
                         PartKey::Other => {
                             map.next_value::<de::IgnoredAny>()?;
@@ -172,7 +200,49 @@ impl<'de> Deserialize<'de> for ContentPart {
                 ContentPart::from_fields(fields).map_err(de::Error::custom)
             }
         }
-        deserializer.deserialize_map(PartVisitor)
+        deserializer.deserialize_map(PartVisitor(self.0))
+    }
+}
+
+/// A result's `parts`, which may be `null` (read as none), each read under
+/// a limit.
+pub(crate) struct PartsSeed(pub(crate) PartLimit);
+
+impl<'de> DeserializeSeed<'de> for PartsSeed {
+    type Value = Vec<ContentPart>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        struct Parts(PartLimit);
+        impl<'de> Visitor<'de> for Parts {
+            type Value = Vec<ContentPart>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut parts = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+                while let Some(part) = seq.next_element_seed(PartSeed(self.0))? {
+                    parts.push(part);
+                }
+                Ok(parts)
+            }
+        }
+        struct OrNull(PartLimit);
+        impl<'de> Visitor<'de> for OrNull {
+            type Value = Vec<ContentPart>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Vec::new())
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Vec::new())
+            }
+            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                d.deserialize_seq(Parts(self.0))
+            }
+        }
+        deserializer.deserialize_option(OrNull(self.0))
     }
 }
 

@@ -1,13 +1,13 @@
 //! The canonical `ToolResult` (SPEC §1): what transcripts, providers and MCP carry.
 
-use serde::de::MapAccess;
-use serde::de::value::MapAccessDeserializer;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{Map, Value};
 
-use super::object_only::{self, FromObject};
-use super::pending::null_as_empty;
-use super::{ContentPart, Request};
+use super::part_serde::PartsSeed;
+use super::{ContentPart, PartLimit, Request};
 
 /// The metadata key that turns a result into a suspension.
 pub const PENDING_KEY: &str = "pending";
@@ -31,9 +31,10 @@ pub const PENDING_KEY: &str = "pending";
 /// buffer before it is decoded, which costs a copy of the base64 (about 1.33x
 /// the decoded bytes) in time and peak memory. To read a stored transcript,
 /// read the file into memory and parse it with `from_slice`. Every parse
-/// checks each part against the size limit (20 MiB by default, another with
-/// [`PartLimit::parse`](super::PartLimit::parse)) from the length of its
-/// base64, before decoding it.
+/// checks each part against the size limit (20 MiB by default, another by
+/// reading through a [`PartLimit`](super::PartLimit), a
+/// `serde::de::DeserializeSeed`) from the length of its base64, before
+/// decoding it.
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
@@ -64,31 +65,118 @@ pub struct ToolResult {
     pub metadata: Option<Map<String, Value>>,
 }
 
-/// The derived reading of a [`ToolResult`]'s object entries.
-#[derive(Deserialize)]
-#[serde(remote = "ToolResult")]
-struct ToolResultObject {
-    #[serde(default, deserialize_with = "null_as_empty")]
-    output: String,
-    #[serde(rename = "isError", default)]
-    is_error: bool,
-    #[serde(default, deserialize_with = "null_as_no_parts")]
-    parts: Vec<ContentPart>,
-    #[serde(default)]
-    metadata: Option<Map<String, Value>>,
-}
-
 impl<'de> Deserialize<'de> for ToolResult {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        object_only::deserialize(deserializer)
+        PartLimit::default().deserialize(deserializer)
     }
 }
 
-impl<'de> FromObject<'de> for ToolResult {
-    const EXPECTING: &'static str = "a tool result object";
+/// A canonical result read with this limit on its parts, in place of the
+/// default: the size of a part's data is checked from the length of its
+/// base64, before any of it is decoded.
+///
+/// ```
+/// use serde::de::DeserializeSeed;
+/// use toolresult::canonical::{PartLimit, ToolResult};
+///
+/// let json = r#"{"output":"a gif","isError":false,
+///     "parts":[{"type":"image","mimeType":"image/gif","data":"R0lGOA=="}]}"#;
+/// // Within the default limit.
+/// let read: ToolResult = serde_json::from_str(json)?;
+/// assert_eq!(read.parts[0].byte_len(), 4);
+/// // Over a 3-byte limit: refused before the data is decoded.
+/// let err = PartLimit::new(3)
+///     .deserialize(&mut serde_json::Deserializer::from_str(json))
+///     .unwrap_err();
+/// assert!(err.to_string().contains("over the part size limit of 3 bytes"));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+impl<'de> DeserializeSeed<'de> for PartLimit {
+    type Value = ToolResult;
 
-    fn from_object<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
-        ToolResultObject::deserialize(MapAccessDeserializer::new(map))
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<ToolResult, D::Error> {
+        deserializer.deserialize_map(ResultVisitor(self))
+    }
+}
+
+/// Reads a result's object entries (an object only: an array is refused,
+/// where a derived reading would take its elements as fields in order).
+struct ResultVisitor(PartLimit);
+
+impl<'de> Visitor<'de> for ResultVisitor {
+    type Value = ToolResult;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a tool result object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ToolResult, A::Error> {
+        let mut output: Option<String> = None;
+        let mut is_error: Option<bool> = None;
+        let mut parts: Option<Vec<ContentPart>> = None;
+        let mut metadata: Option<Option<Map<String, Value>>> = None;
+        while let Some(key) = map.next_key::<ResultKey>()? {
+            match key {
+                ResultKey::Output if output.is_some() => {
+                    return Err(de::Error::duplicate_field("output"));
+                }
+                ResultKey::Output => {
+                    output = Some(map.next_value::<Option<String>>()?.unwrap_or_default());
+                }
+                ResultKey::IsError if is_error.is_some() => {
+                    return Err(de::Error::duplicate_field("isError"));
+                }
+                ResultKey::IsError => is_error = Some(map.next_value()?),
+                ResultKey::Parts if parts.is_some() => {
+                    return Err(de::Error::duplicate_field("parts"));
+                }
+                ResultKey::Parts => parts = Some(map.next_value_seed(PartsSeed(self.0))?),
+                ResultKey::Metadata if metadata.is_some() => {
+                    return Err(de::Error::duplicate_field("metadata"));
+                }
+                ResultKey::Metadata => metadata = Some(map.next_value()?),
+                ResultKey::Other => {
+                    map.next_value::<de::IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(ToolResult {
+            output: output.unwrap_or_default(),
+            is_error: is_error.unwrap_or_default(),
+            parts: parts.unwrap_or_default(),
+            metadata: metadata.flatten(),
+        })
+    }
+}
+
+/// A key of a result's object.
+enum ResultKey {
+    Output,
+    IsError,
+    Parts,
+    Metadata,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for ResultKey {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeyVisitor;
+        impl Visitor<'_> for KeyVisitor {
+            type Value = ResultKey;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("field identifier")
+            }
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<ResultKey, E> {
+                Ok(match key {
+                    "output" => ResultKey::Output,
+                    "isError" => ResultKey::IsError,
+                    "parts" => ResultKey::Parts,
+                    "metadata" => ResultKey::Metadata,
+                    _ => ResultKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
     }
 }
 
@@ -227,10 +315,4 @@ impl ToolResult {
 /// bytes of UTF-8, rounded up.
 pub(crate) fn estimate_text_tokens(text: &str) -> usize {
     text.len().div_ceil(4)
-}
-
-fn null_as_no_parts<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<ContentPart>, D::Error> {
-    Ok(Option::<Vec<ContentPart>>::deserialize(deserializer)?.unwrap_or_default())
 }

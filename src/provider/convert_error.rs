@@ -6,10 +6,11 @@
 /// (`content[2]`, `parts[0]`) and what was wrong.
 ///
 /// ```
+/// use toolresult::canonical::PartLimit;
 /// use toolresult::provider::{ConvertError, Mcp};
 ///
 /// let bad = serde_json::json!({"content": [{"type": "image", "mimeType": "image/png"}]});
-/// let err = Mcp::read_result_value(&bad).unwrap_err();
+/// let err = Mcp::read_result_value(&bad, PartLimit::default()).unwrap_err();
 /// assert!(matches!(err, ConvertError::MissingField { .. }));
 /// assert_eq!(err.to_string(), "content[0]: an image block has no `data`");
 /// ```

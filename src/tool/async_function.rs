@@ -24,9 +24,9 @@ use crate::IntoToolResult;
 /// panics are reported the executor's way.
 #[must_use = "a tool does nothing until it is called"]
 pub struct AsyncFunctionTool<Args, M, F> {
-    definition: Definition,
-    body: F,
-    signature: PhantomData<fn(Args) -> M>,
+    pub(super) definition: Definition,
+    pub(super) body: F,
+    pub(super) signature: PhantomData<fn(Args) -> M>,
 }
 
 defined_tool!(AsyncFunctionTool);

@@ -28,7 +28,15 @@ impl Definition {
         description: String,
     ) -> Result<Self, InvalidToolName> {
         name::check(&name)?;
-        Ok(Self {
+        Ok(Self::checked::<Args, R>(name, description))
+    }
+
+    /// The same, for a name checked already (by `#[tool]`, at compile time).
+    pub(crate) fn checked<Args: JsonSchema, R: ToolReturn>(
+        name: String,
+        description: String,
+    ) -> Self {
+        Self {
             name,
             description,
             input: input_schema::<Args>(),
@@ -37,7 +45,7 @@ impl Definition {
             safety: ToolSafety::default(),
             blocks: false,
             unexpected: None,
-        })
+        }
     }
 
     /// The last step of every call: the tool's own wording of unexpected

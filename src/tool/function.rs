@@ -20,9 +20,9 @@ use crate::IntoToolResult;
 /// error result) and lowers what it returns.
 #[must_use = "a tool does nothing until it is called"]
 pub struct FunctionTool<Args, M, F> {
-    definition: Definition,
-    body: F,
-    signature: PhantomData<fn(Args) -> M>,
+    pub(super) definition: Definition,
+    pub(super) body: F,
+    pub(super) signature: PhantomData<fn(Args) -> M>,
 }
 
 defined_tool!(FunctionTool);

@@ -57,6 +57,8 @@
 
 mod arguments;
 mod async_function;
+#[cfg(feature = "macros")]
+pub(crate) mod attribute;
 mod body;
 mod calling;
 mod context;

@@ -105,8 +105,6 @@ impl Toolbox {
             calls.iter().map(|_| None).collect();
         // Attempts started so far, per call: what a cancelled call reports.
         let tried: Vec<AtomicU32> = calls.iter().map(|_| AtomicU32::new(0)).collect();
-        let mut running = FuturesUnordered::new();
-        let mut waiting = calls.iter().zip(&tried).enumerate();
         let turn = TurnRun {
             scope: &scope,
             cancellation: cancellation.as_ref(),
@@ -118,28 +116,41 @@ impl Toolbox {
             }
         };
         let mut cancelled = pin!(cancelled);
-        loop {
-            while running.len() < concurrency {
-                let Some((index, ((call, answer), tried))) = waiting.next() else {
-                    break;
-                };
-                let answering = self.answer(driver, turn, call, answer.clone(), tried);
-                running.push(async move { (index, answering.await) });
-            }
-            if running.is_empty() {
-                break;
-            }
+        if let ([(call, answer)], [tried], [slot]) =
+            (calls.as_slice(), tried.as_slice(), answers.as_mut_slice())
+        {
+            // A lone call needs no scheduler: it runs on this task's stack.
+            let answering = pin!(self.answer(driver, turn, call, answer.clone(), tried));
             tokio::select! {
                 biased;
-                () = &mut cancelled => break,
-                Some((index, answer)) = running.next() => {
-                    if let Some(slot) = answers.get_mut(index) {
-                        *slot = Some(answer?);
+                () = &mut cancelled => {}
+                answered = answering => *slot = Some(answered?),
+            }
+        } else {
+            let mut running = FuturesUnordered::new();
+            let mut waiting = calls.iter().zip(&tried).enumerate();
+            loop {
+                while running.len() < concurrency {
+                    let Some((index, ((call, answer), tried))) = waiting.next() else {
+                        break;
+                    };
+                    let answering = self.answer(driver, turn, call, answer.clone(), tried);
+                    running.push(async move { (index, answering.await) });
+                }
+                if running.is_empty() {
+                    break;
+                }
+                tokio::select! {
+                    biased;
+                    () = &mut cancelled => break,
+                    Some((index, answer)) = running.next() => {
+                        if let Some(slot) = answers.get_mut(index) {
+                            *slot = Some(answer?);
+                        }
                     }
                 }
             }
         }
-        drop(running);
         Ok(calls
             .into_iter()
             .zip(answers)

@@ -13,7 +13,7 @@ use declare::McpDeclaration;
 use render::CallToolResult;
 use serde_json::Value;
 
-use crate::canonical::ToolResult;
+use crate::canonical::{PartLimit, ToolResult};
 use crate::provider::ConvertError;
 
 /// The MCP [`Provider`]: a call is answered by a `CallToolResult`, which [`Mcp::read_result`] reads back.
@@ -40,8 +40,8 @@ use crate::provider::ConvertError;
 /// holds as a [`serde_json::Value`]. The first is the fast path: it builds
 /// no `Value`, borrow every string without an escape
 /// straight from the input, and decode image, audio and blob base64 from
-/// it in place, after checking its size against the part size limit
-/// ([`PartLimit::parse`](crate::canonical::PartLimit::parse)) from the
+/// it in place, after checking its size against the part size limit the
+/// caller passes ([`PartLimit`](crate::canonical::PartLimit)) from the
 /// length of the base64. Reading text through a `Value` first costs a copy
 /// of every string. Both read alike, by the shared contract, with the
 /// same messages:
@@ -69,7 +69,7 @@ use crate::provider::ConvertError;
 /// equal, and a second round trip changes nothing.
 ///
 /// ```
-/// use toolresult::canonical::{ContentPart, ToolResult};
+/// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
 /// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
 ///
 /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
@@ -79,7 +79,7 @@ use crate::provider::ConvertError;
 /// assert_eq!(json["content"][1]["type"], "image");
 /// assert_eq!(json["isError"], false);
 ///
-/// assert_eq!(Mcp::read_result_value(&json)?, shot);
+/// assert_eq!(Mcp::read_result_value(&json, PartLimit::default())?, shot);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -255,9 +255,8 @@ impl Mcp {
     ///
     /// The fast path: every string is borrowed from `json` where it holds no
     /// escape (base64 never does), so image, audio and blob data are decoded
-    /// straight from the input, each after its size is checked against the
-    /// part size limit ([`PartLimit::parse`](crate::canonical::PartLimit::parse))
-    /// from the length of its base64. Reads exactly as
+    /// straight from the input, each after its size is checked against
+    /// `limit` from the length of its base64. Reads exactly as
     /// [`read_result_value`](Mcp::read_result_value) does on the same JSON,
     /// with the same messages.
     ///
@@ -266,20 +265,25 @@ impl Mcp {
     /// [`read_result_value`](Mcp::read_result_value) refuses.
     ///
     /// ```
-    /// use toolresult::provider::{Mcp, PartPolicy};
+    /// use toolresult::canonical::PartLimit;
+    /// use toolresult::provider::Mcp;
     ///
-    /// let result = Mcp::read_result(
-    ///     r#"{"content":[{"type":"image","mimeType":"image/gif","data":"R0lGOA=="}],"isError":false}"#,
-    /// )?;
+    /// let gif = r#"{"content":[{"type":"image","mimeType":"image/gif","data":"R0lGOA=="}],"isError":false}"#;
+    /// let result = Mcp::read_result(gif, PartLimit::default())?;
     /// assert_eq!(result.output, "image (image/gif, 4 bytes)");
     /// assert_eq!(result.parts[0].byte_len(), 4);
+    /// let refused = Mcp::read_result(gif, PartLimit::new(3)).unwrap_err();
+    /// assert!(refused.to_string().contains("over the part size limit of 3 bytes"));
     ///
-    /// let result = Mcp::read_result(br#"{"content":[{"type":"text","text":"3 rows"}]}"#)?;
+    /// let result = Mcp::read_result(br#"{"content":[{"type":"text","text":"3 rows"}]}"#, PartLimit::default())?;
     /// assert_eq!(result.output, "3 rows");
     /// # Ok::<(), toolresult::provider::ConvertError>(())
     /// ```
-    pub fn read_result(json: impl AsRef<[u8]>) -> Result<ToolResult, ConvertError> {
-        read::from_bytes(json.as_ref())
+    pub fn read_result(
+        json: impl AsRef<[u8]>,
+        limit: PartLimit,
+    ) -> Result<ToolResult, ConvertError> {
+        read::from_bytes(json.as_ref(), limit)
     }
 
     /// Reads an MCP `CallToolResult` (its JSON) into a canonical result, by
@@ -288,7 +292,7 @@ impl Mcp {
     /// For a caller already holding a [`Value`]; text or bytes read faster
     /// with [`read_result`](Mcp::read_result), which never builds one. The
     /// strings are borrowed from the value and base64 is decoded from them
-    /// in place, after its size is checked against the part size limit.
+    /// in place, after its size is checked against `limit`.
     ///
     /// A resource that names no mime type gets one from its URI's extension
     /// (the fixed media table), else `application/octet-stream`. An embedded
@@ -302,24 +306,25 @@ impl Mcp {
     ///
     /// ```
     /// use serde_json::json;
-    /// use toolresult::provider::{Mcp, PartPolicy};
+    /// use toolresult::canonical::PartLimit;
+    /// use toolresult::provider::Mcp;
     ///
     /// let result = Mcp::read_result_value(&json!({
     ///     "content": [{"type": "text", "text": "3 rows"}],
     ///     "structuredContent": {"rows": 3},
     ///     "isError": false
-    /// }))?;
+    /// }), PartLimit::default())?;
     /// assert_eq!(result.output, r#"{"rows":3}"#);
     ///
     /// let failed = Mcp::read_result_value(&json!({
     ///     "content": [{"type": "text", "text": "no such table"}, {"type": "text", "text": "  "}],
     ///     "isError": true
-    /// }))?;
+    /// }), PartLimit::default())?;
     /// assert!(failed.is_error);
     /// assert_eq!(failed.output, "no such table");
     /// # Ok::<(), toolresult::provider::ConvertError>(())
     /// ```
-    pub fn read_result_value(value: &Value) -> Result<ToolResult, ConvertError> {
-        read::from_value(value)
+    pub fn read_result_value(value: &Value, limit: PartLimit) -> Result<ToolResult, ConvertError> {
+        read::from_value(value, limit)
     }
 }

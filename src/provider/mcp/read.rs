@@ -17,7 +17,8 @@ use serde_json::Value;
 
 use super::render::UNNAMED_FILE;
 use crate::canonical::{
-    ContentPart, MediaType, PartKind, ToolResult, WireSource, media_part_from_wire, shorten,
+    ContentPart, MediaType, PartKind, PartLimit, ToolResult, WireSource, media_part_from_wire,
+    shorten,
 };
 use crate::provider::ConvertError;
 
@@ -30,22 +31,22 @@ const UNKNOWN_MIME: &str = "application/octet-stream";
 /// text read as text (serde_json's text reader skips the check per string
 /// that its byte reader makes); bytes that are not UTF-8 go to the byte
 /// reader for its error, which names where.
-pub(super) fn from_bytes(json: &[u8]) -> Result<ToolResult, ConvertError> {
+pub(super) fn from_bytes(json: &[u8], limit: PartLimit) -> Result<ToolResult, ConvertError> {
     let reply = match std::str::from_utf8(json) {
         Ok(text) => serde_json::from_str(text),
         Err(_) => serde_json::from_slice(json),
     }
     .map_err(|source| ConvertError::Json { source })?;
-    read(&reply)
+    read(&reply, limit)
 }
 
 /// Reads from a JSON value.
-pub(super) fn from_value(value: &Value) -> Result<ToolResult, ConvertError> {
+pub(super) fn from_value(value: &Value, limit: PartLimit) -> Result<ToolResult, ConvertError> {
     // Every JSON value reads into the wire structs, so this cannot fail on a
     // `Value`; an error is still reported rather than assumed away.
     let reply =
         Field::<Reply<'_>>::deserialize(value).map_err(|source| ConvertError::Json { source })?;
-    read(&reply)
+    read(&reply, limit)
 }
 
 // ---- the wire structs ----
@@ -328,7 +329,7 @@ impl<'de> Shape<'de> for Resource<'de> {
 /// The canonical result of a read `CallToolResult`: every check in one
 /// fixed order (`isError`, `content`, each block in turn), whatever the
 /// order of the keys.
-fn read(reply: &Field<Reply<'_>>) -> Result<ToolResult, ConvertError> {
+fn read(reply: &Field<Reply<'_>>, limit: PartLimit) -> Result<ToolResult, ConvertError> {
     let reply = match reply {
         Field::Is(reply) => reply,
         other => return Err(wrong_type("the result", "an object", other.found())),
@@ -364,14 +365,28 @@ fn read(reply: &Field<Reply<'_>>) -> Result<ToolResult, ConvertError> {
                 };
                 let mime = required_str(&block.mime_type, "mimeType", what, &at)?;
                 let data = required_str(&block.data, "data", what, &at)?;
-                parts.push(part(kind, mime, WireSource::Base64(data), None, &at)?);
+                parts.push(part(
+                    kind,
+                    mime,
+                    WireSource::Base64(data),
+                    None,
+                    limit,
+                    &at,
+                )?);
             }
             "resource_link" => {
                 let what = "a resource_link block";
                 let uri = required_str(&block.uri, "uri", what, &at)?;
                 let mime = mime_of(&block.mime_type, uri, &at)?;
                 let name = optional_str(&block.name, "name", &at)?;
-                parts.push(part(PartKind::File, mime, WireSource::Url(uri), name, &at)?);
+                parts.push(part(
+                    PartKind::File,
+                    mime,
+                    WireSource::Url(uri),
+                    name,
+                    limit,
+                    &at,
+                )?);
             }
             "resource" => {
                 let what = "a resource block";
@@ -405,6 +420,7 @@ fn read(reply: &Field<Reply<'_>>) -> Result<ToolResult, ConvertError> {
                     mime,
                     WireSource::Base64(blob),
                     Some(&name),
+                    limit,
                     &at,
                 )?);
             }
@@ -535,11 +551,14 @@ fn part(
     mime_type: &str,
     source: WireSource<'_>,
     name: Option<&str>,
+    limit: PartLimit,
     at: &dyn Fn() -> String,
 ) -> Result<ContentPart, ConvertError> {
-    media_part_from_wire(kind, mime_type, source, name).map_err(|err| ConvertError::InvalidPart {
-        at: at(),
-        source: de::Error::custom(err),
+    media_part_from_wire(kind, mime_type, source, name, limit).map_err(|err| {
+        ConvertError::InvalidPart {
+            at: at(),
+            source: de::Error::custom(err),
+        }
     })
 }
 

@@ -69,20 +69,22 @@ impl IntoCallToolResult for ToolResult {
 impl TryFrom<&CallToolResult> for ToolResult {
     type Error = ConvertError;
 
-    /// As [`Mcp::read_result_value`](crate::provider::Mcp::read_result_value) on the result's JSON.
+    /// As [`Mcp::read_result_value`](crate::provider::Mcp::read_result_value)
+    /// on the result's JSON, under the default part limit.
     fn try_from(answer: &CallToolResult) -> Result<Self, Self::Error> {
         let value = serde_json::to_value(answer).map_err(|source| ConvertError::Encode {
             what: "rmcp CallToolResult",
             source,
         })?;
-        from_value(&value)
+        from_value(&value, crate::canonical::PartLimit::default())
     }
 }
 
 impl TryFrom<CallToolResult> for ToolResult {
     type Error = ConvertError;
 
-    /// As [`Mcp::read_result_value`](crate::provider::Mcp::read_result_value) on the result's JSON.
+    /// As [`Mcp::read_result_value`](crate::provider::Mcp::read_result_value)
+    /// on the result's JSON, under the default part limit.
     fn try_from(answer: CallToolResult) -> Result<Self, Self::Error> {
         Self::try_from(&answer)
     }

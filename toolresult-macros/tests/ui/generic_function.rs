@@ -1,0 +1,10 @@
+use toolresult::tool;
+
+/// Echo anything.
+#[tool]
+fn echo<T: serde::de::DeserializeOwned + schemars::JsonSchema>(value: T) -> String {
+    let _ = value;
+    String::new()
+}
+
+fn main() {}

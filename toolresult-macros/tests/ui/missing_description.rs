@@ -1,0 +1,8 @@
+use toolresult::tool;
+
+#[tool]
+fn weather(city: String) -> String {
+    city
+}
+
+fn main() {}
