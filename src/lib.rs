@@ -209,6 +209,8 @@
 pub mod budget;
 pub mod canonical;
 mod chain;
+#[cfg(any(feature = "mcp-server", feature = "mcp-client"))]
+pub mod mcp;
 pub mod provider;
 pub mod retry;
 pub mod tool;

@@ -1,0 +1,420 @@
+//! An MCP server made of this crate's own tools, over streamable HTTP (or
+//! stdio): the server the MCP conformance suite's server scenarios call
+//! (`.ci/conformance.sh`).
+//!
+//! ```text
+//! cargo run --example mcp_server --features mcp-server -- --port 3001   # http://127.0.0.1:3001/mcp
+//! cargo run --example mcp_server --features mcp-server -- --stdio
+//! ```
+#![allow(deprecated)] // MCP's sampling utility (SEP-2577) is still the 2025 revisions'.
+
+use std::time::Duration;
+
+use rmcp::model::{CreateMessageRequestParams, SamplingMessage};
+use rmcp::service::{Peer, RoleServer};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use schemars::Schema;
+use serde_json::{Map, Value, json};
+use toolresult::canonical::{Answer, ContentPart, Request};
+use toolresult::mcp::{CANCELLED, DECLINED, McpServer, REQUESTED_SCHEMA};
+use toolresult::tool::{self, Arguments, CallContext, Calling, LogLevel, Tool, ToolSafety};
+use toolresult::toolbox::Toolbox;
+use toolresult::{IntoToolResult, ToolError, ToolResult};
+
+/// A 1x1 red PNG.
+const RED_PIXEL_PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct NoArgs {}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Prompt {
+    /// The prompt to send to the LLM.
+    prompt: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Message {
+    /// The message to show the user.
+    message: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Sleep {
+    /// How long, in milliseconds.
+    ms: u64,
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let mut args = std::env::args().skip(1);
+    let mut port = 3001_u16;
+    let mut stdio = false;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--stdio" => stdio = true,
+            "--port" => port = args.next().ok_or("--port needs a number")?.parse()?,
+            other => return Err(format!("unknown argument {other:?}").into()),
+        }
+    }
+    let server =
+        McpServer::new(toolbox()?)?.with_info("toolresult-conformance", env!("CARGO_PKG_VERSION"));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(async move {
+        if stdio {
+            server.serve_stdio().await?;
+            return Ok(());
+        }
+        serve_http(&server, port).await
+    })
+}
+
+/// Serves `server` at `http://127.0.0.1:<port>/mcp` until Ctrl-C.
+async fn serve_http(server: &McpServer, port: u16) -> Result<(), Box<dyn std::error::Error>> {
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    let service = server.streamable_http(StreamableHttpServerConfig::default());
+    eprintln!("mcp server on http://{}/mcp", listener.local_addr()?);
+    loop {
+        let (stream, _) = tokio::select! {
+            accepted = listener.accept() => accepted?,
+            _ = tokio::signal::ctrl_c() => return Ok(()),
+        };
+        let service = hyper_util::service::TowerToHyperService::new(service.clone());
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(io, service)
+                .await;
+        });
+    }
+}
+
+fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
+    let mut toolbox = Toolbox::new().timeout(Duration::from_secs(30));
+    toolbox.register(
+        tool::function(
+            "test_simple_text",
+            "Returns simple text",
+            |_: NoArgs| "This is a simple text response for testing.",
+        )?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+    toolbox.register(
+        tool::function("test_image_content", "Returns an image", |_: NoArgs| {
+            with_parts("", || {
+                Ok(vec![part(
+                    base64_decode(RED_PIXEL_PNG)?,
+                    "image/png",
+                    None,
+                )?])
+            })
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+    toolbox.register(
+        tool::function("test_audio_content", "Returns audio", |_: NoArgs| {
+            with_parts("", || Ok(vec![part(silent_wav(), "audio/wav", None)?]))
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+    toolbox.register(
+        tool::function(
+            "test_embedded_resource",
+            "Returns an embedded resource",
+            |_: NoArgs| {
+                let text = b"This is an embedded resource content.".to_vec();
+                with_parts("", || {
+                    Ok(vec![part(
+                        text,
+                        "text/plain",
+                        Some("embedded-resource.txt"),
+                    )?])
+                })
+            },
+        )?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+    toolbox.register(
+        tool::function(
+            "test_multiple_content_types",
+            "Returns text, an image and a resource",
+            |_: NoArgs| {
+                with_parts("Multiple content types test:", || {
+                    let json = br#"{"test":"data","value":123}"#.to_vec();
+                    Ok(vec![
+                        part(base64_decode(RED_PIXEL_PNG)?, "image/png", None)?,
+                        part(
+                            json,
+                            "application/json",
+                            Some("mixed-content-resource.json"),
+                        )?,
+                    ])
+                })
+            },
+        )?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+    toolbox.register(tool::async_function(
+        "test_tool_with_logging",
+        "Sends three log messages while it runs",
+        |_: NoArgs, cx: CallContext<'static>| async move {
+            cx.log(LogLevel::Info, "Tool execution started");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            cx.log(LogLevel::Info, "Tool processing data");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            cx.log(LogLevel::Info, "Tool execution completed");
+            "Logging test completed"
+        },
+    )?)?;
+    toolbox.register(tool::function(
+        "test_error_handling",
+        "Always fails",
+        |_: NoArgs| {
+            ToolResult::<()>::fail(ToolError::new(
+                "This tool intentionally returns an error for testing",
+            ))
+        },
+    )?)?;
+    toolbox.register(tool::async_function(
+        "test_tool_with_progress",
+        "Reports progress 0, 50 and 100 of 100",
+        |_: NoArgs, cx: CallContext<'static>| async move {
+            cx.progress(0.0, Some(100.0), None);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            cx.progress(50.0, Some(100.0), None);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            cx.progress(100.0, Some(100.0), None);
+            "Progress test completed"
+        },
+    )?)?;
+    toolbox.register(tool::async_function(
+        "test_sampling",
+        "Asks the client's LLM",
+        |args: Prompt, cx: CallContext<'static>| async move {
+            let Some(peer) = cx.get::<Peer<RoleServer>>().cloned() else {
+                return ToolResult::fail(ToolError::new("not called over MCP"));
+            };
+            let params =
+                CreateMessageRequestParams::new(vec![SamplingMessage::user_text(args.prompt)], 100);
+            match peer.create_message(params).await {
+                Ok(reply) => {
+                    let reply = serde_json::to_value(&reply.message).unwrap_or_default();
+                    let text = reply["content"]["text"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned();
+                    ToolResult::ok(format!("LLM response: {text}"))
+                }
+                Err(err) => ToolResult::fail(ToolError::new(format!("sampling failed: {err}"))),
+            }
+        },
+    )?)?;
+    toolbox.register(tool::function(
+        "test_elicitation",
+        "Asks the user for a username and an email",
+        |args: Message, cx: &CallContext| {
+            let schema = json!({
+                "type": "object",
+                "properties": {
+                    "username": {"type": "string", "description": "User's response"},
+                    "email": {"type": "string", "description": "User's email address"},
+                },
+                "required": ["username", "email"],
+            });
+            elicited(cx, "User response", &args.message, schema)
+        },
+    )?)?;
+    toolbox.register(tool::function(
+        "test_elicitation_sep1034_defaults",
+        "Asks the user with a default for every primitive type",
+        |_: NoArgs, cx: &CallContext| {
+            let schema = json!({
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string", "default": "John Doe"},
+                    "age": {"type": "integer", "default": 30},
+                    "score": {"type": "number", "default": 95.5},
+                    "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
+                    "verified": {"type": "boolean", "default": true},
+                },
+            });
+            elicited(cx, "Elicitation completed", "Please review your details", schema)
+        },
+    )?)?;
+    toolbox.register(tool::function(
+        "test_elicitation_sep1330_enums",
+        "Asks the user with the five kinds of enum",
+        |_: NoArgs, cx: &CallContext| {
+            let schema = json!({
+                "type": "object",
+                "properties": {
+                    "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
+                    "titledSingle": {"type": "string", "oneOf": [
+                        {"const": "value1", "title": "First Option"},
+                        {"const": "value2", "title": "Second Option"},
+                        {"const": "value3", "title": "Third Option"},
+                    ]},
+                    "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"], "enumNames": ["Option One", "Option Two", "Option Three"]},
+                    "untitledMulti": {"type": "array", "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
+                    "titledMulti": {"type": "array", "items": {"anyOf": [
+                        {"const": "value1", "title": "First Choice"},
+                        {"const": "value2", "title": "Second Choice"},
+                        {"const": "value3", "title": "Third Choice"},
+                    ]}},
+                },
+            });
+            elicited(cx, "Elicitation completed", "Please choose", schema)
+        },
+    )?)?;
+    toolbox.register(JsonSchema2020::new()?)?;
+    // Not a conformance tool: a call that takes its time, to cancel or to
+    // kill the server under.
+    toolbox
+        .register(tool::async_function(
+            "sleep",
+            "Sleeps for `ms` milliseconds, or until cancelled",
+            |args: Sleep, cx: CallContext<'static>| async move {
+                tokio::select! {
+                    () = tokio::time::sleep(Duration::from_millis(args.ms)) => "slept",
+                    () = cx.cancelled() => "cancelled",
+                }
+            },
+        )?)?
+        .timeout(None);
+    Ok(toolbox)
+}
+
+/// Asks the user (a pending request with `schema`) on the first run; says
+/// what they answered on the second.
+fn elicited(cx: &CallContext, label: &str, prompt: &str, schema: Value) -> ToolResult<String> {
+    match cx.answer() {
+        None => ToolResult::pending(
+            Request::input(prompt)
+                .with_data(Map::from_iter([(REQUESTED_SCHEMA.to_owned(), schema)])),
+        ),
+        Some(answer) => ToolResult::ok(format!(
+            "{label}: action={}, content={}",
+            action(answer),
+            content(answer)
+        )),
+    }
+}
+
+fn action(answer: &Answer) -> &str {
+    match answer.reason.as_deref() {
+        _ if answer.ok => "accept",
+        Some(DECLINED) => "decline",
+        Some(CANCELLED) | Some(_) | None => "cancel",
+    }
+}
+
+fn content(answer: &Answer) -> String {
+    answer.data.as_ref().map_or_else(
+        || "{}".to_owned(),
+        |data| Value::Object(data.clone()).to_string(),
+    )
+}
+
+/// A tool whose input schema is written by hand, with JSON Schema 2020-12
+/// keywords (`$schema`, `$defs`, `additionalProperties`) kept as they are.
+struct JsonSchema2020 {
+    input: Schema,
+    output: Schema,
+}
+
+impl JsonSchema2020 {
+    fn new() -> Result<Self, serde_json::Error> {
+        let input = serde_json::from_value(json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "$defs": {
+                "address": {
+                    "type": "object",
+                    "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
+                },
+            },
+            "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+            "additionalProperties": false,
+        }))?;
+        let output = serde_json::from_value(json!({"type": "string"}))?;
+        Ok(Self { input, output })
+    }
+}
+
+impl Tool for JsonSchema2020 {
+    fn name(&self) -> &str {
+        "json_schema_2020_12_tool"
+    }
+    fn description(&self) -> &str {
+        "Tool with JSON Schema 2020-12 features"
+    }
+    fn input_schema(&self) -> &Schema {
+        &self.input
+    }
+    fn output_schema(&self) -> &Schema {
+        &self.output
+    }
+    fn model_facing_schema(&self) -> &Schema {
+        &self.output
+    }
+    fn safety(&self) -> ToolSafety {
+        ToolSafety::ReadOnly
+    }
+    fn call<'a>(&'a self, args: &Arguments, _: &CallContext<'_>) -> Calling<'a> {
+        let args = match args {
+            Arguments::Json(value) => value.to_string(),
+            Arguments::Text(text) => text.clone(),
+            _ => String::new(),
+        };
+        Calling::ready(ToolResult::<String>::ok(format!("received {args}")).lower())
+    }
+}
+
+/// `output` with the parts `parts` makes, or the error making them.
+fn with_parts(
+    output: &'static str,
+    parts: impl FnOnce() -> Result<Vec<ContentPart>, ToolError>,
+) -> ToolResult<&'static str> {
+    match parts() {
+        Ok(parts) => ToolResult::ok(output).with_parts(parts),
+        Err(err) => ToolResult::fail(err),
+    }
+}
+
+/// An inline part of `bytes`, named `name`.
+fn part(bytes: Vec<u8>, mime_type: &str, name: Option<&str>) -> Result<ContentPart, ToolError> {
+    let part =
+        ContentPart::from_bytes(bytes, mime_type).map_err(|err| ToolError::new(err.to_string()))?;
+    Ok(match name {
+        Some(name) => part.with_name(name),
+        None => part,
+    })
+}
+
+fn base64_decode(text: &str) -> Result<Vec<u8>, ToolError> {
+    use base64::Engine as _;
+    base64::engine::general_purpose::STANDARD
+        .decode(text)
+        .map_err(|err| ToolError::new(format!("bad base64: {err}")))
+}
+
+/// 0.01 s of 8 kHz 8-bit mono silence, as a WAV file.
+fn silent_wav() -> Vec<u8> {
+    let samples = 80_u32;
+    let mut wav = Vec::with_capacity(44 + samples as usize);
+    wav.extend_from_slice(b"RIFF");
+    wav.extend_from_slice(&(36 + samples).to_le_bytes());
+    wav.extend_from_slice(b"WAVEfmt ");
+    wav.extend_from_slice(&16_u32.to_le_bytes());
+    wav.extend_from_slice(&1_u16.to_le_bytes()); // PCM
+    wav.extend_from_slice(&1_u16.to_le_bytes()); // mono
+    wav.extend_from_slice(&8000_u32.to_le_bytes());
+    wav.extend_from_slice(&8000_u32.to_le_bytes());
+    wav.extend_from_slice(&1_u16.to_le_bytes());
+    wav.extend_from_slice(&8_u16.to_le_bytes());
+    wav.extend_from_slice(b"data");
+    wav.extend_from_slice(&samples.to_le_bytes());
+    wav.resize(44 + samples as usize, 128);
+    wav
+}

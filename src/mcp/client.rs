@@ -1,0 +1,102 @@
+//! `McpClient`: a connection to an MCP server, whose tools become this
+//! crate's tools.
+
+use std::sync::Arc;
+
+use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam};
+use rmcp::service::{
+    ClientInitializeError, NotificationContext, RoleClient, RunningService, ServiceError,
+};
+use rmcp::transport::IntoTransport;
+use rmcp::{ClientHandler, ServiceExt};
+
+use super::progress::ProgressRouter;
+use super::remote::RemoteTool;
+
+/// A connection to an MCP server (feature `mcp-client`), over any of
+/// rmcp's client transports (a child process's stdio, streamable HTTP):
+/// [`tools`](Self::tools) gives the server's tools as this crate's
+/// [`Tool`](crate::tool::Tool)s, to register in a
+/// [`Toolbox`](crate::toolbox::Toolbox) beside in-process ones.
+///
+/// The connection lives as long as the client or any of its tools.
+#[derive(Clone)]
+pub struct McpClient {
+    pub(super) connection: Arc<Connection>,
+}
+
+/// The running rmcp client, and where the server's progress goes.
+pub(super) struct Connection {
+    pub(super) service: RunningService<RoleClient, Handler>,
+    pub(super) progress: ProgressRouter,
+}
+
+/// This crate's rmcp client handler: passes the server's progress to the
+/// call it is about.
+#[derive(Clone, Default)]
+pub(super) struct Handler {
+    progress: ProgressRouter,
+}
+
+impl ClientHandler for Handler {
+    fn get_info(&self) -> ClientConfig {
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
+        )
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        self.progress.deliver(params);
+    }
+}
+
+impl McpClient {
+    /// Connects to the server at the other end of `transport` (it
+    /// answers `initialize`).
+    ///
+    /// # Errors
+    /// The handshake failed: the transport closed, or the server refused.
+    pub async fn connect<T, E, A>(transport: T) -> Result<Self, Box<ClientInitializeError>>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let handler = Handler::default();
+        let progress = handler.progress.clone();
+        let service = handler.serve(transport).await.map_err(Box::new)?;
+        Ok(Self {
+            connection: Arc::new(Connection { service, progress }),
+        })
+    }
+
+    /// Every tool of the server (`tools/list`, all its pages), as tools
+    /// of this crate.
+    ///
+    /// A tool's annotations are the server's word: the tools claim
+    /// nothing about their safety (each is
+    /// [`ToolSafety::Destructive`](crate::tool::ToolSafety::Destructive),
+    /// so the retry policy never repeats one) until you say otherwise with
+    /// [`RemoteTool::with_safety`], or trust the server's
+    /// annotations with [`RemoteTool::trusting_annotations`].
+    ///
+    /// # Errors
+    /// The server failed to list its tools, or the connection is gone.
+    pub async fn tools(&self) -> Result<Vec<RemoteTool>, ServiceError> {
+        let listed = self.connection.service.peer().list_all_tools().await?;
+        Ok(listed
+            .into_iter()
+            .map(|tool| RemoteTool::new(Arc::clone(&self.connection), tool))
+            .collect())
+    }
+}
+
+impl std::fmt::Debug for McpClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpClient").finish_non_exhaustive()
+    }
+}

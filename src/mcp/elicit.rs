@@ -1,0 +1,248 @@
+//! A call parked on a [`Request`] asks the client: `elicitation/create`,
+//! and the client's accept, decline or cancel is the [`Answer`] the call
+//! runs again with.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{
+    ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
+};
+use rmcp::service::{Peer, RoleServer};
+use serde_json::{Map, Value, json};
+
+use crate::canonical::{Answer, Request};
+use crate::provider::Call;
+use crate::toolbox::{Attempt, Driver};
+
+/// The key of a [`Request`]'s `data` whose value, a JSON object, is the
+/// `requestedSchema` of the elicitation asking for it (MCP's restricted
+/// schema: an object of flat properties).
+pub const REQUESTED_SCHEMA: &str = "requestedSchema";
+
+/// The [`Answer::reason`] of a request the user declined.
+pub const DECLINED: &str = "decline";
+/// The [`Answer::reason`] of a request the user dismissed without choosing.
+pub const CANCELLED: &str = "cancel";
+
+/// How many times one call may ask its client before its pending request
+/// is the answer: a tool that asks again after every answer stops there.
+const MAX_ASKS: u32 = 16;
+
+/// The elicitation modes a client declared.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct Modes {
+    form: bool,
+    url: bool,
+}
+
+impl Modes {
+    pub(super) fn of(capabilities: Option<&ClientCapabilities>) -> Self {
+        let Some(elicitation) = capabilities.and_then(|caps| caps.elicitation.as_ref()) else {
+            return Self::default();
+        };
+        // A client that names neither mode takes forms (MCP 2025-06-18).
+        let neither = elicitation.form.is_none() && elicitation.url.is_none();
+        Self {
+            form: neither || elicitation.form.is_some(),
+            url: elicitation.url.is_some(),
+        }
+    }
+}
+
+/// The driver of a call served over MCP: attempts and delays as in
+/// process; a parked call asks the client, when it can be asked.
+pub(super) struct Elicit {
+    peer: Peer<RoleServer>,
+    modes: Modes,
+    asked: AtomicU32,
+}
+
+impl Elicit {
+    pub(super) fn new(peer: Peer<RoleServer>, modes: Modes) -> Self {
+        Self {
+            peer,
+            modes,
+            asked: AtomicU32::new(0),
+        }
+    }
+}
+
+impl Driver for Elicit {
+    type Error = Infallible;
+
+    async fn step(
+        &self,
+        _: &Call,
+        _: u32,
+        _: u32,
+        attempting: impl Future<Output = Attempt> + Send,
+    ) -> Result<Attempt, Infallible> {
+        Ok(attempting.await)
+    }
+
+    async fn sleep(&self, delay: Duration) -> Result<(), Infallible> {
+        tokio::time::sleep(delay).await;
+        Ok(())
+    }
+
+    async fn wait_for_answer(
+        &self,
+        _: &Call,
+        request: &Request,
+    ) -> Result<Option<Answer>, Infallible> {
+        if self.asked.fetch_add(1, Ordering::Relaxed) >= MAX_ASKS {
+            return Ok(None);
+        }
+        let Some(params) = params(request, self.modes) else {
+            return Ok(None);
+        };
+        // A client that fails to answer leaves the call parked: its
+        // pending request is the answer, as for a client that cannot be
+        // asked.
+        Ok(self
+            .peer
+            .create_elicitation(params)
+            .await
+            .ok()
+            .map(|result| answer(&request.id, result)))
+    }
+}
+
+/// The `elicitation/create` asking for `request`: a URL elicitation for a
+/// request with a URL when the client takes them, else a form whose
+/// schema is the request's `data.requestedSchema`, or for a request
+/// without one, a single text field `input` for a request of kind `input`
+/// and no field at all (a confirmation) for any other kind. `None` when
+/// the client takes neither, or the schema is not one MCP allows.
+pub(super) fn params(request: &Request, modes: Modes) -> Option<ElicitRequestParams> {
+    if let Some(url) = request.url.as_ref().filter(|_| modes.url) {
+        return Some(ElicitRequestParams::UrlElicitationParams {
+            meta: None,
+            message: request.prompt.clone(),
+            url: url.clone(),
+            elicitation_id: request.id.clone(),
+        });
+    }
+    if !modes.form {
+        return None;
+    }
+    let schema = match request
+        .data
+        .as_ref()
+        .and_then(|data| data.get(REQUESTED_SCHEMA))
+    {
+        Some(schema) => schema.clone(),
+        None if request.kind == Request::INPUT => json!({
+            "type": "object",
+            "properties": {"input": {"type": "string", "description": request.prompt}},
+            "required": ["input"],
+        }),
+        None => json!({"type": "object", "properties": {}}),
+    };
+    let requested_schema = serde_json::from_value::<ElicitationSchema>(schema).ok()?;
+    Some(ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message: request.prompt.clone(),
+        requested_schema,
+    })
+}
+
+/// The answer to request `id` of the client's reply: granted with the
+/// content the user gave, or declined with the reason [`DECLINED`] or
+/// [`CANCELLED`].
+pub(super) fn answer(id: &str, result: ElicitResult) -> Answer {
+    match result.action {
+        ElicitationAction::Accept => {
+            let data = match result.content {
+                Some(Value::Object(content)) => Some(content),
+                Some(Value::Null) | None => None,
+                Some(other) => Some(Map::from_iter([("value".to_owned(), other)])),
+            };
+            Answer::granted(id, data)
+        }
+        ElicitationAction::Decline => Answer::declined(id, DECLINED),
+        _ => Answer::declined(id, CANCELLED),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FORM: Modes = Modes {
+        form: true,
+        url: false,
+    };
+
+    #[test]
+    fn a_request_without_a_schema_asks_for_text_or_a_confirmation() {
+        let input = params(&Request::input("Which city?").with_id("r1"), FORM).unwrap();
+        assert_eq!(
+            serde_json::to_string(&input).unwrap(),
+            r#"{"mode":"form","message":"Which city?","requestedSchema":{"type":"object","properties":{"input":{"type":"string","description":"Which city?"}},"required":["input"]}}"#
+        );
+        let approve = params(&Request::new("approval", "Deploy?").with_id("r2"), FORM).unwrap();
+        assert_eq!(
+            serde_json::to_string(&approve).unwrap(),
+            r#"{"mode":"form","message":"Deploy?","requestedSchema":{"type":"object","properties":{}}}"#
+        );
+    }
+
+    #[test]
+    fn the_schema_comes_from_the_request_data() {
+        let schema =
+            json!({"type": "object", "properties": {"age": {"type": "integer", "default": 30}}});
+        let request = Request::input("Age?")
+            .with_data(Map::from_iter([(REQUESTED_SCHEMA.to_owned(), schema)]));
+        let asked = serde_json::to_value(params(&request, FORM).unwrap()).unwrap();
+        assert_eq!(
+            asked["requestedSchema"]["properties"]["age"],
+            json!({"type": "integer", "default": 30})
+        );
+    }
+
+    #[test]
+    fn a_schema_mcp_does_not_allow_is_not_asked() {
+        let nested = json!({"type": "object", "properties": {"a": {"type": "object"}}});
+        let request =
+            Request::input("?").with_data(Map::from_iter([(REQUESTED_SCHEMA.to_owned(), nested)]));
+        assert!(params(&request, FORM).is_none());
+    }
+
+    #[test]
+    fn a_url_goes_to_a_client_that_takes_urls_and_nothing_to_one_that_takes_nothing() {
+        let login = Request::authorization("https://example.com/login").with_id("r3");
+        let url = Modes {
+            form: false,
+            url: true,
+        };
+        assert_eq!(
+            serde_json::to_string(&params(&login, url).unwrap()).unwrap(),
+            r#"{"mode":"url","message":"Authorization required to continue","url":"https://example.com/login","elicitationId":"r3"}"#
+        );
+        assert!(params(&login, Modes::default()).is_none());
+    }
+
+    #[test]
+    fn each_action_is_an_answer() {
+        let accepted =
+            ElicitResult::new(ElicitationAction::Accept).with_content(json!({"city": "Oslo"}));
+        assert_eq!(
+            serde_json::to_string(&answer("r1", accepted)).unwrap(),
+            r#"{"id":"r1","ok":true,"data":{"city":"Oslo"}}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&answer("r1", ElicitResult::new(ElicitationAction::Decline)))
+                .unwrap(),
+            r#"{"id":"r1","ok":false,"reason":"decline"}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&answer("r1", ElicitResult::new(ElicitationAction::Cancel)))
+                .unwrap(),
+            r#"{"id":"r1","ok":false,"reason":"cancel"}"#
+        );
+    }
+}

@@ -1,0 +1,105 @@
+//! The session's logging level: what `logging/setLevel` sets and every
+//! log message of the session's calls is held against.
+
+#![allow(deprecated)] // MCP's logging utility, deprecated by SEP-2577, is still the 2025 revisions'.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use rmcp::model::LoggingLevel;
+
+use crate::tool::LogLevel;
+
+/// The least severe level a session's client wants log messages at,
+/// shared by the session's handler and the observers of its calls.
+#[derive(Debug, Clone)]
+pub(super) struct SessionLevel(Arc<AtomicU8>);
+
+impl SessionLevel {
+    pub(super) fn new(level: LogLevel) -> Self {
+        Self(Arc::new(AtomicU8::new(rank(level))))
+    }
+
+    pub(super) fn set(&self, level: LogLevel) {
+        self.0.store(rank(level), Ordering::Relaxed);
+    }
+
+    /// Whether a message at `level` goes to the client.
+    pub(super) fn admits(&self, level: LogLevel) -> bool {
+        rank(level) >= self.0.load(Ordering::Relaxed)
+    }
+}
+
+const fn rank(level: LogLevel) -> u8 {
+    match level {
+        LogLevel::Debug => 0,
+        LogLevel::Info => 1,
+        LogLevel::Notice => 2,
+        LogLevel::Warning => 3,
+        LogLevel::Error => 4,
+        LogLevel::Critical => 5,
+        LogLevel::Alert => 6,
+        LogLevel::Emergency => 7,
+    }
+}
+
+/// rmcp's level of a tool's level.
+pub(super) const fn to_rmcp(level: LogLevel) -> LoggingLevel {
+    match level {
+        LogLevel::Debug => LoggingLevel::Debug,
+        LogLevel::Info => LoggingLevel::Info,
+        LogLevel::Notice => LoggingLevel::Notice,
+        LogLevel::Warning => LoggingLevel::Warning,
+        LogLevel::Error => LoggingLevel::Error,
+        LogLevel::Critical => LoggingLevel::Critical,
+        LogLevel::Alert => LoggingLevel::Alert,
+        LogLevel::Emergency => LoggingLevel::Emergency,
+    }
+}
+
+/// A tool's level of rmcp's level.
+pub(super) const fn from_rmcp(level: &LoggingLevel) -> LogLevel {
+    match level {
+        LoggingLevel::Debug => LogLevel::Debug,
+        LoggingLevel::Info => LogLevel::Info,
+        LoggingLevel::Notice => LogLevel::Notice,
+        LoggingLevel::Warning => LogLevel::Warning,
+        LoggingLevel::Error => LogLevel::Error,
+        LoggingLevel::Critical => LogLevel::Critical,
+        LoggingLevel::Alert => LogLevel::Alert,
+        LoggingLevel::Emergency => LogLevel::Emergency,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_level_admits_itself_and_what_is_more_severe() {
+        let level = SessionLevel::new(LogLevel::Warning);
+        assert!(!level.admits(LogLevel::Notice));
+        assert!(level.admits(LogLevel::Warning));
+        assert!(level.admits(LogLevel::Emergency));
+        level.set(LogLevel::Debug);
+        assert!(level.admits(LogLevel::Debug));
+    }
+
+    #[test]
+    fn levels_map_both_ways() {
+        for level in [
+            LogLevel::Debug,
+            LogLevel::Info,
+            LogLevel::Notice,
+            LogLevel::Warning,
+            LogLevel::Error,
+            LogLevel::Critical,
+            LogLevel::Alert,
+            LogLevel::Emergency,
+        ] {
+            let wire = serde_json::to_value(to_rmcp(level)).unwrap();
+            assert_eq!(wire, level.as_str());
+            assert_eq!(from_rmcp(&to_rmcp(level)), level);
+        }
+    }
+}

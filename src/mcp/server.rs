@@ -1,0 +1,198 @@
+//! `McpServer`: a toolbox, served over MCP.
+
+#![allow(deprecated)] // MCP's logging capability, deprecated by SEP-2577, is still the 2025 revisions'.
+
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool as McpTool};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+
+use super::error::{DeclarationError, ServeError};
+use super::session::McpSession;
+use crate::provider::{Mcp, Provider};
+use crate::tool::LogLevel;
+use crate::toolbox::Toolbox;
+
+/// A [`Toolbox`] served over MCP with rmcp (feature `mcp-server`): its tools
+/// listed and called by any MCP client, over stdio or streamable HTTP.
+///
+/// - `tools/list` gives each tool's declaration ([`Mcp::declare`]: its
+///   schemas, `outputSchema` when the success is an object, annotations
+///   from its [`ToolSafety`](crate::tool::ToolSafety)), a page at a time
+///   ([`page_size`](Self::page_size)).
+/// - `tools/call` runs the call as a turn of one call, by the same rules as
+///   [`Toolbox::run`]: its timeout, retries by the policy and the tool's
+///   safety, output budget, a panic caught; the answer is rendered as
+///   [`Mcp::render`] does, `structuredContent` as decided when the result
+///   was lowered. A call of a tool the server does not have is an
+///   `invalid_params` error; arguments that do not fit the tool's schema
+///   are an error result the model can act on.
+/// - The call's context ([`CallContext`](crate::tool::CallContext)) is
+///   cancelled when the client cancels the request
+///   (`notifications/cancelled`) or goes away; its progress goes to the
+///   client as `notifications/progress` when the request carries a
+///   `_meta.progressToken` (strictly increasing: a report that does not go
+///   past the last one sent is dropped); its log messages go as
+///   `notifications/message` at or above the level the client set with
+///   `logging/setLevel` ([`log_level`](Self::log_level) until it sets one).
+///   Every notification of a call goes out before its answer.
+/// - A call that parks on a [`Request`](crate::canonical::Request) asks a
+///   client that declared the elicitation capability
+///   (`elicitation/create`, see [`mcp`](super)), and runs again with its
+///   answer; a client without the capability gets the pending result.
+/// - The client's peer (`rmcp::Peer<rmcp::RoleServer>`) is attached to
+///   each call's context ([`CallContext::get`](crate::tool::CallContext::get)),
+///   for a tool that asks the client something of its own.
+///
+/// ```
+/// use toolresult::mcp::McpServer;
+/// use toolresult::tool::{self, ToolSafety};
+/// use toolresult::toolbox::Toolbox;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct City { city: String }
+///
+/// let mut toolbox = Toolbox::new();
+/// toolbox.register(
+///     tool::function("weather", "Weather in a city", |c: City| format!("sunny in {}", c.city))?
+///         .with_safety(ToolSafety::ReadOnly),
+/// )?;
+/// let server = McpServer::new(toolbox)?.with_info("weather", "1.0.0");
+/// // `server.serve_stdio().await` serves it on stdin and stdout;
+/// // `server.streamable_http(Default::default())` is a tower service to
+/// // mount at `/mcp` in any HTTP server.
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+#[must_use]
+pub struct McpServer {
+    pub(super) toolbox: Arc<Toolbox>,
+    pub(super) tools: Arc<[McpTool]>,
+    pub(super) config: Arc<ServerConfig>,
+    pub(super) page_size: usize,
+    pub(super) log_level: LogLevel,
+}
+
+impl McpServer {
+    /// The default number of tools in a page of `tools/list`.
+    pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+    /// A server of `toolbox`'s tools, named after this crate until
+    /// [`with_info`](Self::with_info) names it; log messages from
+    /// [`LogLevel::Info`] up until the client sets a level.
+    ///
+    /// # Errors
+    /// A tool's declaration is not one rmcp takes (a schema that is not a
+    /// JSON object).
+    pub fn new(toolbox: impl Into<Arc<Toolbox>>) -> Result<Self, DeclarationError> {
+        let toolbox = toolbox.into();
+        let tools = toolbox
+            .tools()
+            .into_iter()
+            .map(|tool| {
+                McpTool::try_from(Mcp::declare(tool)).map_err(|source| DeclarationError {
+                    tool: tool.name().to_owned(),
+                    source,
+                })
+            })
+            .collect::<Result<Arc<[McpTool]>, _>>()?;
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .build();
+        let config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
+            env!("CARGO_PKG_NAME"),
+            env!("CARGO_PKG_VERSION"),
+        ));
+        Ok(Self {
+            toolbox,
+            tools,
+            config: Arc::new(config),
+            page_size: Self::DEFAULT_PAGE_SIZE,
+            log_level: LogLevel::Info,
+        })
+    }
+
+    /// The same server, named `name` at `version` in its `initialize`
+    /// answer.
+    pub fn with_info(mut self, name: impl Into<String>, version: impl Into<String>) -> Self {
+        let config = Arc::make_mut(&mut self.config);
+        config.server_info = Implementation::new(name, version);
+        self
+    }
+
+    /// The same server, with `instructions` for the client in its
+    /// `initialize` answer.
+    pub fn with_instructions(mut self, instructions: impl Into<String>) -> Self {
+        Arc::make_mut(&mut self.config).instructions = Some(instructions.into());
+        self
+    }
+
+    /// The same server, listing at most `size` tools a page (0 reads as 1).
+    pub fn page_size(mut self, size: usize) -> Self {
+        self.page_size = size.max(1);
+        self
+    }
+
+    /// The same server, sending log messages at `level` and above to a
+    /// client that has not set a level.
+    pub fn log_level(mut self, level: LogLevel) -> Self {
+        self.log_level = level;
+        self
+    }
+
+    /// The toolbox served.
+    #[must_use]
+    pub fn toolbox(&self) -> &Arc<Toolbox> {
+        &self.toolbox
+    }
+
+    /// The handler of one client's session, for rmcp to serve over any
+    /// transport (`rmcp::ServiceExt::serve`): each session keeps its own
+    /// logging level.
+    pub fn session(&self) -> McpSession {
+        McpSession::new(self.clone())
+    }
+
+    /// Serves one session on this process's stdin and stdout, until the
+    /// client closes it.
+    ///
+    /// # Errors
+    /// The session did not start, or its task stopped in a panic.
+    pub async fn serve_stdio(&self) -> Result<(), ServeError> {
+        let running = self
+            .session()
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(Box::new)?;
+        running.waiting().await?;
+        Ok(())
+    }
+
+    /// The server as rmcp's streamable HTTP service, a `tower` service to
+    /// mount at the MCP endpoint (`/mcp`) of any HTTP server (hyper, axum):
+    /// a session per client, kept in memory.
+    pub fn streamable_http(
+        &self,
+        config: StreamableHttpServerConfig,
+    ) -> StreamableHttpService<McpSession, LocalSessionManager> {
+        let server = self.clone();
+        StreamableHttpService::new(
+            move || Ok(server.session()),
+            Arc::new(LocalSessionManager::default()),
+            config,
+        )
+    }
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("tools", &self.tools.len())
+            .field("page_size", &self.page_size)
+            .field("log_level", &self.log_level)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,110 @@
+//! `McpSession`: the rmcp handler of one client's session.
+
+#![allow(deprecated)] // MCP's logging utility, deprecated by SEP-2577, is still the 2025 revisions'.
+
+use rmcp::handler::server::tool::IntoCallToolResult;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams, ServerConfig,
+    SetLevelRequestParams,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::json;
+
+use super::McpServer;
+use super::call::{self, CallScope};
+use super::elicit::{Elicit, Modes};
+use super::events::{forwarding, observer};
+use super::level::{SessionLevel, from_rmcp};
+use super::list;
+
+/// The handler of one client's session ([`McpServer::session`]): the
+/// server's tools, and the logging level this client set. rmcp serves it
+/// over any transport (`rmcp::ServiceExt::serve`).
+#[derive(Clone)]
+pub struct McpSession {
+    server: McpServer,
+    level: SessionLevel,
+}
+
+impl McpSession {
+    pub(super) fn new(server: McpServer) -> Self {
+        let level = SessionLevel::new(server.log_level);
+        Self { server, level }
+    }
+}
+
+impl std::fmt::Debug for McpSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpSession")
+            .field("level", &self.level)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ServerHandler for McpSession {
+    fn get_info(&self) -> ServerConfig {
+        (*self.server.config).clone()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let cursor = request.as_ref().and_then(|params| params.cursor.as_deref());
+        list::page(&self.server.tools, cursor, self.server.page_size)
+    }
+
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        self.server
+            .tools
+            .iter()
+            .find(|tool| tool.name == name)
+            .cloned()
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.level.set(from_rmcp(&request.level));
+        Ok(())
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = &*request.name;
+        if self.server.toolbox.get(name).is_none() {
+            let tools: Vec<&str> = self.server.toolbox.names().collect();
+            return Err(ErrorData::invalid_params(
+                format!("there is no tool named `{name}`"),
+                Some(json!({"tools": tools})),
+            ));
+        }
+        let token = context.meta.get_progress_token();
+        let (observe, events) = observer(token.is_some(), self.level.clone());
+        let modes = Modes::of(context.client_capabilities().as_ref());
+        let scope = CallScope {
+            cancellation: context.ct.clone(),
+            observer: observe,
+            peer: context.peer.clone(),
+            driver: Elicit::new(context.peer.clone(), modes),
+        };
+        let running = call::run(
+            &self.server.toolbox,
+            &context.id,
+            name,
+            request.arguments,
+            scope,
+        );
+        let lowered = forwarding(running, events, &context.peer, token)
+            .await
+            .ok_or_else(|| ErrorData::internal_error("the call was not answered", None))?;
+        lowered.into_call_tool_result()
+    }
+}
