@@ -1,12 +1,13 @@
 //! A typed tool's arguments from arbitrary bytes: the text goes to
-//! `Tool::call_json` as a provider's `arguments` string would. Nothing
+//! `Tool::call` as a provider's `arguments` string would. Nothing
 //! panics; arguments that decode into `Args` run the body and give its JSON;
 //! anything else (not JSON, not an object, a missing field, a wrong type, an
 //! unknown field or variant, a number out of range) is an error result the
 //! model can act on, `{"error": {"message": "invalid arguments...",
 //! "suggestion": ...}}`, never transient, with `InvalidArguments` as the
-//! Rust-side source, and the body is not run. `call` and `call_blocking`
-//! agree with `call_json`, and the result survives a trip through MCP.
+//! Rust-side source, and the body is not run. A call with the parsed value,
+//! and the answer taken without polling, agree with the call with the
+//! text, and the result survives a trip through MCP.
 //!
 //! The expected answer is worked out with serde_json alone, by the rule the
 //! crate documents, not with the crate's own decoding: an object's text
