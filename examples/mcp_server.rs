@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use schemars::Schema;
 use serde_json::{Map, Value, json};
 use toolresult::canonical::{Answer, ContentPart, Request};
-use toolresult::mcp::{CANCELLED, DECLINED, McpServer, REQUESTED_SCHEMA};
+use toolresult::mcp::McpServer;
 use toolresult::tool::{self, Arguments, CallContext, Calling, LogLevel, Tool, ToolSafety};
 use toolresult::toolbox::Toolbox;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
@@ -289,10 +289,10 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
 /// what they answered on the second.
 fn elicited(cx: &CallContext, label: &str, prompt: &str, schema: Value) -> ToolResult<String> {
     match cx.answer() {
-        None => ToolResult::pending(
-            Request::input(prompt)
-                .with_data(Map::from_iter([(REQUESTED_SCHEMA.to_owned(), schema)])),
-        ),
+        None => ToolResult::pending(Request::input(prompt).with_data(Map::from_iter([(
+            McpServer::REQUESTED_SCHEMA.to_owned(),
+            schema,
+        )]))),
         Some(answer) => ToolResult::ok(format!(
             "{label}: action={}, content={}",
             action(answer),
@@ -304,8 +304,8 @@ fn elicited(cx: &CallContext, label: &str, prompt: &str, schema: Value) -> ToolR
 fn action(answer: &Answer) -> &str {
     match answer.reason.as_deref() {
         _ if answer.ok => "accept",
-        Some(DECLINED) => "decline",
-        Some(CANCELLED) | Some(_) | None => "cancel",
+        Some(McpServer::DECLINED) => "decline",
+        Some(McpServer::CANCELLED) | Some(_) | None => "cancel",
     }
 }
 

@@ -27,7 +27,7 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 use toolresult::ToolResult;
 use toolresult::canonical::Request;
-use toolresult::mcp::{McpServer, REQUESTED_SCHEMA};
+use toolresult::mcp::McpServer;
 use toolresult::tool::{self, CallContext, LogLevel, ToolSafety};
 use toolresult::toolbox::Toolbox;
 
@@ -174,7 +174,10 @@ fn server(waiting: &Waiting) -> McpServer {
                         ToolResult::pending(
                             Request::input("What is your name?")
                                 .with_id("ask-name")
-                                .with_data(Map::from_iter([(REQUESTED_SCHEMA.to_owned(), schema)])),
+                                .with_data(Map::from_iter([(
+                                    McpServer::REQUESTED_SCHEMA.to_owned(),
+                                    schema,
+                                )])),
                         )
                     }
                 },

@@ -561,7 +561,7 @@ fn the_policy_debug_shows_settings_not_closures() {
 mod backon_adapter {
     use super::*;
     use ::backon::{BlockingRetryable, Retryable};
-    use toolresult::retry::backon as hooks;
+    use toolresult::retry::backon::PolicyBackoff as hooks;
 
     fn block_on<F: std::future::Future>(future: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()
@@ -601,7 +601,7 @@ mod backon_adapter {
                 fail(n).map_or(Ok("fetched"), Err)
             }
         })
-        .retry(hooks::backoff(policy))
+        .retry(hooks::new(policy))
         .sleep(move |d| {
             sleeps.lock().expect("sleeps").push(d);
             std::future::ready(())
@@ -707,7 +707,7 @@ mod backon_adapter {
                 Ok("done")
             }
         })
-        .retry(hooks::backoff(&policy))
+        .retry(hooks::new(&policy))
         .sleep(|_| {})
         .when(hooks::when(&policy, READ_ONLY))
         .call();

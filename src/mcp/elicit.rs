@@ -17,15 +17,12 @@ use crate::canonical::{Answer, Request};
 use crate::provider::Call;
 use crate::toolbox::{Attempt, Driver};
 
-/// The key of a [`Request`]'s `data` whose value, a JSON object, is the
-/// `requestedSchema` of the elicitation asking for it (MCP's restricted
-/// schema: an object of flat properties).
-pub const REQUESTED_SCHEMA: &str = "requestedSchema";
-
-/// The [`Answer::reason`] of a request the user declined.
-pub const DECLINED: &str = "decline";
-/// The [`Answer::reason`] of a request the user dismissed without choosing.
-pub const CANCELLED: &str = "cancel";
+/// See [`McpServer::REQUESTED_SCHEMA`](super::McpServer::REQUESTED_SCHEMA).
+pub(crate) const REQUESTED_SCHEMA: &str = "requestedSchema";
+/// See [`McpServer::DECLINED`](super::McpServer::DECLINED).
+pub(crate) const DECLINED: &str = "decline";
+/// See [`McpServer::CANCELLED`](super::McpServer::CANCELLED).
+pub(crate) const CANCELLED: &str = "cancel";
 
 /// How many times one call may ask its client before its pending request
 /// is the answer: a tool that asks again after every answer stops there.

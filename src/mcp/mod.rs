@@ -19,12 +19,12 @@
 //!
 //! - the question is a URL elicitation when the request has a `url` and
 //!   the client takes them; else a form whose `requestedSchema` is the
-//!   request's `data.requestedSchema` ([`REQUESTED_SCHEMA`]), or, without
+//!   request's `data.requestedSchema` ([`McpServer::REQUESTED_SCHEMA`]), or, without
 //!   one, a single text field `input` for a request of kind `input` and no
 //!   field (a confirmation) for any other kind;
 //! - `accept` is a granted answer whose `data` is what the user filled in;
 //!   `decline` and `cancel` are declined answers whose `reason` is
-//!   [`DECLINED`] or [`CANCELLED`];
+//!   [`McpServer::DECLINED`] or [`McpServer::CANCELLED`];
 //! - a client without the capability, a schema MCP does not allow, or a
 //!   client that fails to answer: the call is answered with its pending
 //!   result, as a turn in process answers it.
@@ -32,7 +32,7 @@
 //! ```
 //! use serde_json::{Map, json};
 //! use toolresult::canonical::Request;
-//! use toolresult::mcp::{McpServer, REQUESTED_SCHEMA};
+//! use toolresult::mcp::McpServer;
 //! use toolresult::tool::{self, CallContext};
 //! use toolresult::toolbox::Toolbox;
 //! use toolresult::ToolResult;
@@ -52,7 +52,7 @@
 //!             let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}});
 //!             ToolResult::pending(
 //!                 Request::input("What is your name?")
-//!                     .with_data(Map::from_iter([(REQUESTED_SCHEMA.to_owned(), schema)])),
+//!                     .with_data(Map::from_iter([(McpServer::REQUESTED_SCHEMA.to_owned(), schema)])),
 //!             )
 //!         }
 //!     }
@@ -88,12 +88,8 @@ mod session;
 #[cfg(feature = "mcp-client")]
 pub use client::McpClient;
 #[cfg(feature = "mcp-server")]
-pub use elicit::{CANCELLED, DECLINED, REQUESTED_SCHEMA};
-#[cfg(feature = "mcp-server")]
 pub use error::{DeclarationError, ServeError};
 #[cfg(feature = "mcp-client")]
 pub use remote::RemoteTool;
 #[cfg(feature = "mcp-server")]
 pub use server::McpServer;
-#[cfg(feature = "mcp-server")]
-pub use session::McpSession;

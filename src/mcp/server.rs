@@ -76,6 +76,18 @@ pub struct McpServer {
 }
 
 impl McpServer {
+    /// The key of a [`Request`](crate::canonical::Request)'s `data` whose
+    /// value, a JSON object, is the `requestedSchema` of the elicitation
+    /// asking for it (MCP's restricted schema: an object of flat
+    /// properties).
+    pub const REQUESTED_SCHEMA: &'static str = super::elicit::REQUESTED_SCHEMA;
+    /// The [`Answer::reason`](crate::canonical::Answer::reason) of a request
+    /// the user declined.
+    pub const DECLINED: &'static str = super::elicit::DECLINED;
+    /// The [`Answer::reason`](crate::canonical::Answer::reason) of a request
+    /// the user dismissed without choosing.
+    pub const CANCELLED: &'static str = super::elicit::CANCELLED;
+
     /// The default number of tools in a page of `tools/list`.
     pub const DEFAULT_PAGE_SIZE: usize = 100;
 

@@ -1,8 +1,10 @@
 //! The policy in [`backon`]'s hooks (feature `backon`).
 //!
 //! backon runs the loop and sleeps; the policy supplies the delays
-//! ([`backoff`]), which errors are retried ([`when`]), the retry-after rule
-//! ([`adjust`]) and the retry events ([`notify`]). The error type of the
+//! ([`PolicyBackoff::new`]), which errors are retried
+//! ([`PolicyBackoff::when`]), the retry-after rule
+//! ([`PolicyBackoff::adjust`]) and the retry events
+//! ([`PolicyBackoff::notify`]). The error type of the
 //! retried closure is anything a decision reads ([`RetryInput`]): a
 //! [`Failure`](crate::Failure) from a tool body, say.
 //!
@@ -13,7 +15,8 @@
 //! ```
 //! use std::time::Duration;
 //! use backon::BlockingRetryable;
-//! use toolresult::retry::{Backoff, RetryPolicy, backon as hooks};
+//! use toolresult::retry::backon::PolicyBackoff;
+//! use toolresult::retry::{Backoff, RetryPolicy};
 //! use toolresult::tool::ToolSafety;
 //! use toolresult::{Failure, ToolError};
 //!
@@ -29,10 +32,10 @@
 //!     }
 //! };
 //! let fetched = fetch
-//!     .retry(hooks::backoff(&policy))
+//!     .retry(PolicyBackoff::new(&policy))
 //!     .sleep(|_| {}) // backon's `std-blocking-sleep` feature gives std::thread::sleep
-//!     .when(hooks::when(&policy, ToolSafety::ReadOnly))
-//!     .notify(hooks::notify(&policy))
+//!     .when(PolicyBackoff::when(&policy, ToolSafety::ReadOnly))
+//!     .notify(PolicyBackoff::notify(&policy))
 //!     .call();
 //! assert_eq!(fetched.unwrap(), "fetched");
 //! ```
@@ -42,23 +45,77 @@ use std::time::Duration;
 use super::{RetryEvent, RetryInput, RetryPolicy};
 use crate::tool::ToolSafety;
 
-/// The policy's delays as a backon backoff: the jittered backoff after each
-/// failed attempt, ending when the attempt limit is reached. Pass it to
-/// `.retry(...)`.
-pub fn backoff(policy: &RetryPolicy) -> PolicyBackoff {
-    PolicyBackoff {
-        policy: policy.clone(),
-        attempt: 0,
-    }
-}
-
-/// The iterator [`backoff`] returns: one delay per failed attempt, `None`
-/// once the attempt limit is reached.
+/// The policy in backon's four hooks: itself the backoff (one delay per
+/// failed attempt, `None` once the attempt limit is reached), and
+/// [`when`](Self::when), [`adjust`](Self::adjust) and
+/// [`notify`](Self::notify).
 #[derive(Debug, Clone)]
 #[must_use = "a backoff does nothing unless iterated"]
 pub struct PolicyBackoff {
     policy: RetryPolicy,
     attempt: u32,
+}
+
+impl PolicyBackoff {
+    /// The policy's delays as a backon backoff: the jittered backoff after
+    /// each failed attempt, ending when the attempt limit is reached. Pass
+    /// it to `.retry(...)`.
+    pub fn new(policy: &RetryPolicy) -> Self {
+        Self {
+            policy: policy.clone(),
+            attempt: 0,
+        }
+    }
+
+    /// The `.when(...)` hook: whether an error may be retried at all by its
+    /// classification, cancellation and the safety of the tool called (the
+    /// attempt limit is the backoff's).
+    pub fn when<X>(
+        policy: &RetryPolicy,
+        safety: ToolSafety,
+    ) -> impl FnMut(&X) -> bool + Send + Sync + 'static
+    where
+        X: RetryInput + ?Sized,
+    {
+        let policy = policy.clone();
+        move |error: &X| policy.retryable(safety, error).is_ok()
+    }
+
+    /// The `.adjust(...)` hook: the backoff's delay combined with the error's
+    /// retry-after by the policy's rule (`max` of the two; `None`, so no retry,
+    /// past the longest retry-after).
+    pub fn adjust<X>(
+        policy: &RetryPolicy,
+    ) -> impl FnMut(&X, Option<Duration>) -> Option<Duration> + Send + Sync + 'static
+    where
+        X: RetryInput + ?Sized,
+    {
+        let policy = policy.clone();
+        move |error: &X, delay: Option<Duration>| {
+            policy.with_retry_after(delay?, error.retry_after()).ok()
+        }
+    }
+
+    /// The `.notify(...)` hook: a [`RetryEvent`] to the policy's observers
+    /// before each retry, counting attempts from 1.
+    pub fn notify<X>(policy: &RetryPolicy) -> impl FnMut(&X, Duration) + Send + Sync + 'static
+    where
+        X: RetryInput + ?Sized,
+    {
+        let policy = policy.clone();
+        let mut attempt: u32 = 0;
+        move |error: &X, delay: Duration| {
+            attempt = attempt.saturating_add(1);
+            policy.notify(&RetryEvent {
+                attempt,
+                delay,
+                classification: policy.classification(error),
+                error_type: error.source_type_name(),
+                transient: error.is_transient(),
+                retry_after: error.retry_after(),
+            });
+        }
+    }
 }
 
 impl Iterator for PolicyBackoff {
@@ -68,55 +125,5 @@ impl Iterator for PolicyBackoff {
         self.attempt = self.attempt.saturating_add(1);
         (self.attempt < self.policy.attempt_limit())
             .then(|| self.policy.backoff_delay(self.attempt))
-    }
-}
-
-/// The `.when(...)` hook: whether an error may be retried at all by its
-/// classification, cancellation and the safety of the tool called (the
-/// attempt limit is the backoff's).
-pub fn when<X>(
-    policy: &RetryPolicy,
-    safety: ToolSafety,
-) -> impl FnMut(&X) -> bool + Send + Sync + 'static
-where
-    X: RetryInput + ?Sized,
-{
-    let policy = policy.clone();
-    move |error: &X| policy.retryable(safety, error).is_ok()
-}
-
-/// The `.adjust(...)` hook: the backoff's delay combined with the error's
-/// retry-after by the policy's rule (`max` of the two; `None`, so no retry,
-/// past the longest retry-after).
-pub fn adjust<X>(
-    policy: &RetryPolicy,
-) -> impl FnMut(&X, Option<Duration>) -> Option<Duration> + Send + Sync + 'static
-where
-    X: RetryInput + ?Sized,
-{
-    let policy = policy.clone();
-    move |error: &X, delay: Option<Duration>| {
-        policy.with_retry_after(delay?, error.retry_after()).ok()
-    }
-}
-
-/// The `.notify(...)` hook: a [`RetryEvent`] to the policy's observers
-/// before each retry, counting attempts from 1.
-pub fn notify<X>(policy: &RetryPolicy) -> impl FnMut(&X, Duration) + Send + Sync + 'static
-where
-    X: RetryInput + ?Sized,
-{
-    let policy = policy.clone();
-    let mut attempt: u32 = 0;
-    move |error: &X, delay: Duration| {
-        attempt = attempt.saturating_add(1);
-        policy.notify(&RetryEvent {
-            attempt,
-            delay,
-            classification: policy.classification(error),
-            error_type: error.source_type_name(),
-            transient: error.is_transient(),
-            retry_after: error.retry_after(),
-        });
     }
 }
