@@ -182,10 +182,12 @@ impl Turn {
     }
 
     /// The same turn, cancelled when `token` is: calls still running are
-    /// dropped (their tools see [`CallContext::cancelled`](crate::tool::CallContext::cancelled)
-    /// complete first, where they wait on it) and, like calls not yet
-    /// started, answered with a cancelled error result; nothing is retried
-    /// after it. Every call is still answered once, in order.
+    /// dropped and, like calls not yet started, answered with a cancelled
+    /// error result; nothing is retried after it. Every call is still
+    /// answered once, in order. Each call's cancellation signal fires with
+    /// the token, so work a tool handed off with
+    /// [`CallContext::cancellation_token`](crate::tool::CallContext::cancellation_token)
+    /// (a spawned task, a blocking body) sees it and can stop.
     pub fn with_cancellation(mut self, token: CancellationToken) -> Self {
         self.cancellation = Some(token);
         self
