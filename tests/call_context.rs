@@ -102,6 +102,9 @@ fn a_tool_stops_when_its_turn_is_cancelled_and_the_call_is_answered_once() {
     paused().block_on(async {
         let stopped = Arc::new(Mutex::new(Vec::new()));
         let sink = Arc::clone(&stopped);
+        let seen_by_handed_off = Arc::new(Mutex::new(None));
+        let handed_off = Arc::clone(&seen_by_handed_off);
+        let started = tokio::time::Instant::now();
         let mut toolbox = Toolbox::new().timeout(None);
         toolbox
             .register(
@@ -110,19 +113,19 @@ fn a_tool_stops_when_its_turn_is_cancelled_and_the_call_is_answered_once() {
                     "Waits until cancelled",
                     move |_: NoArgs, cx: CallContext<'static>| {
                         let sink = Arc::clone(&sink);
+                        let handed_off = Arc::clone(&handed_off);
                         async move {
                             // Work the tool hands off sees the cancellation too.
                             let token = cx.cancellation_token();
-                            let watcher = tokio::spawn(async move {
+                            tokio::spawn(async move {
                                 token.cancelled().await;
-                                tokio::time::Instant::now()
+                                *handed_off.lock().unwrap() = Some(started.elapsed());
                             });
                             tokio::select! {
                                 () = cx.cancelled() => sink.lock().unwrap().push("saw the cancel"),
                                 () = tokio::time::sleep(Duration::from_secs(3600)) => {}
                             }
                             sink.lock().unwrap().push("stopped");
-                            drop(watcher);
                             "finished"
                         }
                     },
@@ -132,7 +135,6 @@ fn a_tool_stops_when_its_turn_is_cancelled_and_the_call_is_answered_once() {
             .unwrap();
         let token = CancellationToken::new();
         let cancel = token.clone();
-        let started = tokio::time::Instant::now();
         let (outcomes, ()) = tokio::join!(
             toolbox.run(Turn::new([call("c1", "watch")]).with_cancellation(token)),
             async move {
@@ -151,6 +153,12 @@ fn a_tool_stops_when_its_turn_is_cancelled_and_the_call_is_answered_once() {
         // The turn answers at the cancel: the tool's future is dropped there,
         // whether or not it was polled once more.
         assert!(stopped.lock().unwrap().len() <= 2);
+        // The work the tool handed off was told, at the cancel.
+        tokio::time::sleep(Duration::from_millis(1)).await;
+        assert_eq!(
+            *seen_by_handed_off.lock().unwrap(),
+            Some(Duration::from_secs(5))
+        );
     });
 }
 
