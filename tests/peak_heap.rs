@@ -8,61 +8,18 @@
 //! - `serde_json::to_string` of a result with an 8 MiB image holds at most
 //!   1.5x the JSON it writes, and writes the bytes `to_json` writes.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
 use serde::Serialize;
 use toolresult::budget::{ArtifactId, ArtifactStore};
 use toolresult::budget::{Budget, MemoryStore};
 use toolresult::canonical::{self, ContentPart};
 use toolresult::{IntoToolResult, ToolResult};
 
-struct Counting;
-
-thread_local! {
-    static LIVE: Cell<isize> = const { Cell::new(0) };
-    static PEAK: Cell<isize> = const { Cell::new(0) };
-}
-
-fn grew(bytes: isize) {
-    LIVE.with(|live| {
-        let now = live.get() + bytes;
-        live.set(now);
-        PEAK.with(|peak| peak.set(peak.get().max(now)));
-    });
-}
-
-// SAFETY: every call is forwarded unchanged to the system allocator; the
-// only addition is thread-local counters, which themselves never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        grew(layout.size() as isize);
-        // SAFETY: forwarded with the caller's layout.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        grew(-(layout.size() as isize));
-        // SAFETY: forwarded with the caller's pointer and layout.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        grew(new_size as isize - layout.size() as isize);
-        // SAFETY: forwarded with the caller's pointer, layout and size.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+mod counting;
 
 #[global_allocator]
-static GLOBAL: Counting = Counting;
+static GLOBAL: counting::Counting = counting::Counting;
 
-/// The most heap `f` holds at once above what was live when it started.
-fn peak_of<R>(f: impl FnOnce() -> R) -> (usize, R) {
-    let start = LIVE.with(Cell::get);
-    PEAK.with(|peak| peak.set(start));
-    let out = f();
-    let peak = PEAK.with(Cell::get) - start;
-    (usize::try_from(peak).unwrap_or(0), out)
-}
+use counting::peak_of;
 
 /// A row with a nested array, as in `benches/budget.rs`.
 #[derive(Serialize)]
