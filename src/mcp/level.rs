@@ -30,17 +30,10 @@ impl SessionLevel {
     }
 }
 
+/// A level's place, least severe first (`LogLevel` is declared in that
+/// order, as its `Ord` is).
 const fn rank(level: LogLevel) -> u8 {
-    match level {
-        LogLevel::Debug => 0,
-        LogLevel::Info => 1,
-        LogLevel::Notice => 2,
-        LogLevel::Warning => 3,
-        LogLevel::Error => 4,
-        LogLevel::Critical => 5,
-        LogLevel::Alert => 6,
-        LogLevel::Emergency => 7,
-    }
+    level as u8
 }
 
 /// rmcp's level of a tool's level.
