@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance)
-# against examples/mcp_server.rs over streamable HTTP: the server scenarios
+# against checks/examples/mcp_server.rs over streamable HTTP: the server scenarios
 # this crate's MCP server implements, every one required to pass.
 #
 # Installs the suite and Node 22 (the npm package `node`, for systems whose
@@ -21,7 +21,7 @@ SUITE="$PWD/$PREFIX/node_modules/@modelcontextprotocol/conformance/dist/index.js
 "$NODE" --version
 
 echo "== cargo build --example mcp_server"
-cargo build -p toolresult --example mcp_server --all-features
+cargo build -p toolresult-checks --example mcp_server
 SERVER_BIN="${CARGO_TARGET_DIR:-target}/debug/examples/mcp_server"
 
 "$SERVER_BIN" --port "$PORT" 2>"$PREFIX/server.log" &

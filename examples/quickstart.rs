@@ -7,7 +7,7 @@
 //! one whose 120 KB log is cut to fit the toolbox's output budget (the whole
 //! kept for the `read_artifact` tool), and one that suspends for a person's
 //! approval and resumes with the answer. The example prints the transcript
-//! it builds.
+//! it builds, each message labelled with the provider whose wire it is.
 //!
 //! Run with `cargo run --example quickstart`.
 
@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use toolresult::budget::Budget;
 use toolresult::canonical::{Answer, ContentPart, Request};
 use toolresult::provider::{Anthropic, OpenAiChat, PartPolicy, Provider};
@@ -170,7 +170,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // its secret) to stderr, which this example keeps quiet.
     std::panic::set_hook(Box::new(|_| {}));
     let toolbox = toolbox()?;
-    let mut transcript: Vec<Value> = Vec::new();
+    // Each message of the transcript, labelled with the provider whose
+    // wire it is and who speaks it.
+    let mut transcript: Vec<(&str, Value)> = Vec::new();
 
     // Declare the tools to the provider, all in one call.
     let declared = serde_json::to_value(Anthropic::declare_tools(&toolbox.tools()))?;
@@ -180,7 +182,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     // Turn 1: Anthropic. Read the calls, run them, answer every one.
-    transcript.push(serde_json::from_str(ANTHROPIC_TURN)?);
+    transcript.push((
+        "Anthropic Messages, the model's tool calls",
+        serde_json::from_str(ANTHROPIC_TURN)?,
+    ));
     let calls = Anthropic::read_calls(ANTHROPIC_TURN)?;
     let outcomes = toolbox.run(calls).await;
     for outcome in &outcomes {
@@ -194,10 +199,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
-    transcript.push(serde_json::to_value(&reply)?);
+    transcript.push((
+        "Anthropic Messages, the toolbox's answers",
+        serde_json::to_value(&reply)?,
+    ));
 
     // Turn 2: OpenAI Chat. The deploy waits for a person.
-    transcript.push(serde_json::from_str(OPENAI_TURN)?);
+    transcript.push((
+        "OpenAI Chat Completions, the model's tool calls",
+        serde_json::from_str(OPENAI_TURN)?,
+    ));
     let outcomes = toolbox.run(OpenAiChat::read_calls(OPENAI_TURN)?).await;
     let mut answered = Vec::new();
     for outcome in outcomes {
@@ -213,16 +224,20 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let reply = OpenAiChat::reply(&answered, PartPolicy::Placeholder)?;
-    transcript.extend(
-        serde_json::to_value(&reply)?
-            .as_array()
-            .cloned()
-            .unwrap_or_default(),
-    );
+    // Chat answers with one `tool` message per call.
+    for message in serde_json::to_value(&reply)?
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+    {
+        transcript.push(("OpenAI Chat Completions, the toolbox's answer", message));
+    }
 
-    let printed = serde_json::to_string_pretty(&shorten_images(json!(transcript)))?;
-    assert!(!printed.contains("abc123") && !printed.contains("hunter2"));
-    println!("{printed}");
+    for (label, message) in transcript {
+        let printed = serde_json::to_string_pretty(&shorten_images(message))?;
+        assert!(!printed.contains("abc123") && !printed.contains("hunter2"));
+        println!("\n# {label}\n{printed}");
+    }
     Ok(())
 }
 

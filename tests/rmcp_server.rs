@@ -1,6 +1,7 @@
 //! An rmcp server whose tools return the typed result, called by an rmcp
 //! client over an in-process duplex transport.
-#![cfg(feature = "rmcp")]
+// The client side is rmcp's client, which `mcp-client` turns on.
+#![cfg(feature = "mcp-client")]
 
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{

@@ -4,6 +4,7 @@
 //!
 //! Expected JSON is written by hand from the contract; the fixture's base64
 //! comes from the committed golden, never from either crate's encoder.
+#![cfg(feature = "toolnexus")]
 
 use serde_json::{Map, Value, json};
 use toolnexus as tn;

@@ -2,7 +2,7 @@
 //! `check(data)` that panics when its property breaks for `data`.
 //!
 //! The fuzz targets (`fuzz/fuzz_targets/`) hand libFuzzer's inputs to these
-//! functions; the crate's `tests/fuzz_replay.rs` includes this file with
+//! functions; the workspace's `checks/tests/fuzz_replay.rs` includes this file with
 //! `#[path]` and runs every target's `check` over its committed seeds
 //! (`fuzz/corpus/<target>/seed-*`) and every input that ever broke it
 //! (`fuzz/regressions/<target>/`), with no nightly and no libFuzzer.

@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
-use syn::{FnArg, ImplItem, ItemImpl, Receiver, Type};
+use syn::{FnArg, ImplItem, ItemImpl, Receiver, ReceiverKind, Type};
 
 use crate::generate::ToolFn;
 use crate::options::Options;
@@ -18,7 +18,7 @@ pub(crate) fn expand(options: Options, mut item: ItemImpl) -> syn::Result<TokenS
             "options go on each method of a tool block: write `#[tool(..)]` on the method",
         ));
     }
-    if let Some((_, path, _)) = &item.trait_ {
+    if let Some((path, _)) = &item.trait_ {
         return Err(syn::Error::new(
             path.span(),
             "the tools of a type are its inherent methods: put them in an `impl Type { .. }` block of their own",
@@ -166,19 +166,19 @@ fn options_given(options: &Options) -> Option<proc_macro2::Span> {
 fn check_receiver(first: Option<&FnArg>, sig: &syn::Signature) -> syn::Result<()> {
     match first {
         Some(FnArg::Receiver(Receiver {
-            reference: Some(_),
+            kind: ReceiverKind::Reference(_, _, None),
             mutability: None,
-            colon_token: None,
             ..
         })) => Ok(()),
-        Some(FnArg::Receiver(receiver))
-            if receiver.mutability.is_some() && receiver.reference.is_some() =>
-        {
-            Err(syn::Error::new(
-                receiver.span(),
-                "a tool method takes `&self`: calls of a turn run at once; write `&self` and keep mutable state behind a `Mutex`",
-            ))
-        }
+        Some(FnArg::Receiver(
+            receiver @ Receiver {
+                kind: ReceiverKind::Reference(_, _, Some(_)),
+                ..
+            },
+        )) => Err(syn::Error::new(
+            receiver.span(),
+            "a tool method takes `&self`: calls of a turn run at once; write `&self` and keep mutable state behind a `Mutex`",
+        )),
         Some(FnArg::Receiver(receiver)) => Err(syn::Error::new(
             receiver.span(),
             "a tool method takes `&self`: its tools share the value through an `Arc`, so none can take it by value; write `&self`",

@@ -45,7 +45,7 @@ impl ToolFn {
                 "a tool function cannot be generic: its types make the tool's schemas; write concrete types (one tool function per type)",
             ));
         }
-        if let Some(unsafety) = &sig.unsafety {
+        if let syn::Safety::Unsafe(unsafety) = &sig.safety {
             return Err(syn::Error::new(
                 unsafety.span(),
                 "a tool function is safe to call with any arguments the model sends: remove `unsafe` and check the arguments in the body",

@@ -3,13 +3,16 @@
 use sha2::{Digest, Sha256};
 use toolresult::canonical::{ContentPart, ToolResult};
 
-const PNG: &str = "tests/fixtures/fixture.png";
+const PNG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/fixture.png");
 
 fn golden(name: &str) -> String {
-    std::fs::read_to_string(format!("tests/fixtures/{name}"))
-        .unwrap()
-        .trim()
-        .to_owned()
+    std::fs::read_to_string(format!(
+        "{}/../tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+    .trim()
+    .to_owned()
 }
 
 #[test]
@@ -52,7 +55,11 @@ fn the_fixture_as_a_result_on_the_wire() {
 
 #[test]
 fn the_direct_writer_matches_the_committed_golden() {
-    let part = ContentPart::from_path("tests/fixtures/fixture.png").unwrap();
+    let part = ContentPart::from_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/fixture.png"
+    ))
+    .unwrap();
     let shot = ToolResult::ok(part.describe()).with_parts([part]);
     let expected = format!(
         r#"{{"output":"image (image/png, 82 bytes)","isError":false,"parts":[{{"type":"image","mimeType":"image/png","data":"{}"}}]}}"#,

@@ -3,6 +3,7 @@
 //! error results the model can act on, ids that cannot reach outside a
 //! file store's directory, and store failures whose text stays with Rust.
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 use support::{call, call_text};
 
@@ -379,7 +380,11 @@ fn a_file_store_with_a_corrupt_sidecar_fails_as_a_store() {
 #[test]
 fn a_binary_artifact_comes_back_whole_as_a_part() {
     let store = Arc::new(MemoryStore::new());
-    let png = std::fs::read("tests/fixtures/fixture.png").unwrap();
+    let png = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/fixture.png"
+    ))
+    .unwrap();
     let id = store
         .put(Artifact::new(png.clone(), "image/png").with_name("chart.png"))
         .unwrap();

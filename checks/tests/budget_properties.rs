@@ -3,6 +3,7 @@
 //! around its marker, JSON stays JSON, `structuredContent` is sent only when
 //! it matches the output schema, and the whole is kept byte for byte.
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 use support::call;
 

@@ -7,7 +7,9 @@
 //! The chains are leaked so that their links can name each other as
 //! sources: a few megabytes at the default case count.
 
+#[path = "../../tests/bounded/mod.rs"]
 mod bounded;
+#[path = "../../tests/chains/mod.rs"]
 mod chains;
 
 use std::io::ErrorKind;

@@ -1,6 +1,7 @@
 //! Schemas from the Rust types: draft 2020-12, and they accept what the
 //! tool really sends the model.
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 use support::call;
 

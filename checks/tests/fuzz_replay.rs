@@ -6,12 +6,12 @@
 
 use std::path::{Path, PathBuf};
 
-#[path = "../fuzz/properties/lib.rs"]
+#[path = "../../fuzz/properties/lib.rs"]
 mod properties;
 
 /// The committed inputs of `target`: its seeds, then its regressions.
 fn inputs(target: &str) -> Vec<PathBuf> {
-    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let fuzz = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz");
     let mut found = Vec::new();
     for (dir, seeds_only) in [
         (fuzz.join("corpus").join(target), true),
@@ -67,7 +67,7 @@ fn replay(target: &str) {
 #[test]
 fn every_fuzz_target_is_replayed() {
     let manifest =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/Cargo.toml"))
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/Cargo.toml"))
             .unwrap();
     let mut declared: Vec<&str> = manifest
         .lines()

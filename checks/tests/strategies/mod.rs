@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Number, Value};
 use toolresult::canonical::{Answer, ContentPart, Request, ToolResult};
 
-const FIXTURE: &[u8] = include_bytes!("../fixtures/fixture.png");
+const FIXTURE: &[u8] = include_bytes!("../../../tests/fixtures/fixture.png");
 
 /// `cases` cases (or `PROPTEST_CASES`, when set, for a longer soak); a
 /// failing case is kept in `<test file>.proptest-regressions` beside the

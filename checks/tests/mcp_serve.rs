@@ -2,7 +2,6 @@
 //! rmcp client over an in-memory duplex transport and over streamable HTTP
 //! on 127.0.0.1: listing, calling, progress, cancellation, logging levels,
 //! elicitation, and bad input.
-#![cfg(feature = "mcp-server")]
 #![allow(deprecated)] // MCP's logging utility (SEP-2577) is still the 2025 revisions'.
 
 use std::future::Future;
@@ -767,7 +766,6 @@ async fn malformed_json_rpc_gets_an_error_and_the_session_goes_on() {
 }
 
 /// The tools of a server, consumed by a toolbox beside an in-process tool.
-#[cfg(feature = "mcp-client")]
 mod consume {
     use super::*;
     use toolresult::mcp::McpClient;
@@ -972,7 +970,7 @@ mod consume {
         .await;
     }
 
-    /// The example server (`examples/mcp_server.rs`) as a child process,
+    /// The example server (`checks/examples/mcp_server.rs`) as a child process,
     /// built first (`cargo build`, which does nothing when it is up to
     /// date: `cargo test` alone builds it, `cargo test --test` does not).
     fn example_server() -> tokio::process::Child {
@@ -984,10 +982,9 @@ mod consume {
             .args([
                 "build",
                 "-p",
-                "toolresult",
+                "toolresult-checks",
                 "--example",
                 "mcp_server",
-                "--all-features",
             ])
             .arg("--target-dir")
             .arg(target_dir)

@@ -103,7 +103,13 @@ fn chain(depth: usize, secret_at: usize) -> Link {
 fn parts() -> impl Strategy<Value = Vec<ContentPart>> {
     let part = prop_oneof![
         "[a-z ]{0,8}".prop_map(ContentPart::text),
-        Just(ContentPart::from_path("tests/fixtures/fixture.png").unwrap()),
+        Just(
+            ContentPart::from_path(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../tests/fixtures/fixture.png"
+            ))
+            .unwrap()
+        ),
         Just(
             ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")
                 .unwrap()
@@ -170,11 +176,9 @@ fn provider_views(lowered: Lowered) -> Vec<String> {
             PartLimit::default(),
         )));
     }
-    #[cfg(feature = "toolnexus")]
     views.extend(rendered(Ok::<_, String>(toolnexus::ToolResult::from(
         result,
     ))));
-    #[cfg(feature = "rmcp")]
     {
         use rmcp::handler::server::tool::IntoCallToolResult;
         use rmcp::model::CallToolResponse;

@@ -234,9 +234,12 @@ proptest! {
 /// back as `attachment`.
 #[test]
 fn mcp_drops_the_names_it_has_no_field_for() {
-    let png = ContentPart::from_path("tests/fixtures/fixture.png")
-        .unwrap()
-        .with_name("shot.png");
+    let png = ContentPart::from_path(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/fixture.png"
+    ))
+    .unwrap()
+    .with_name("shot.png");
     let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")
         .unwrap()
         .with_name("reports/q3.pdf");

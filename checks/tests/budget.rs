@@ -306,7 +306,6 @@ fn the_toolbox_budgets_each_tool_and_the_reader_hands_the_whole_back() {
     });
 }
 
-#[cfg(feature = "tiktoken")]
 #[test]
 fn a_token_budget_holds_by_o200k_base() {
     use toolresult::budget::Tokenizer;

@@ -2,6 +2,7 @@
 //! examples in each provider's documentation.
 #![allow(dead_code)] // the argument types are only declared, never read
 
+#[path = "../../tests/support/mod.rs"]
 mod support;
 use support::call;
 
@@ -429,7 +430,6 @@ fn the_mcp_documentation_example() {
     assert!(failed.structured_content().is_none());
 }
 
-#[cfg(feature = "rmcp")]
 #[test]
 fn the_mcp_declaration_reads_as_an_rmcp_tool() {
     for t in [&weather_data() as &dyn Tool, &weather()] {

@@ -1,0 +1,13 @@
+//! The checks of `toolresult` that need heavy crates, kept out of the
+//! root package so that `cargo run --example quickstart` builds only what
+//! the example needs (every dev-dependency of a package is built for its
+//! examples).
+//!
+//! - `tests/`: property tests (proptest), schemas checked by a JSON Schema
+//!   validator (jsonschema), the MCP server and client over streamable
+//!   HTTP (rmcp's client, hyper).
+//! - `benches/`: every criterion bench, side by side with the floor and
+//!   the peers; `benches/README.md` is the performance page.
+//!
+//! `cargo test --all-features` at the workspace root runs these with the
+//! rest; `cargo test -p toolresult-checks` runs these alone.
