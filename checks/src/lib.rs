@@ -9,5 +9,7 @@
 //! - `benches/`: every criterion bench, side by side with the floor and
 //!   the peers; `benches/README.md` is the performance page.
 //!
-//! `cargo test --all-features` at the workspace root runs these with the
-//! rest; `cargo test -p toolresult-checks` runs these alone.
+//! `cargo test --workspace --all-features` runs these with the rest;
+//! `cargo test -p toolresult-checks` runs these alone. The package is not
+//! a default member of the workspace: cargo unifies features over the
+//! default members, so its dev-dependencies would reach the quickstart.
