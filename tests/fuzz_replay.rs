@@ -62,6 +62,14 @@ fn replay(target: &str) {
     }
 }
 
+/// Whether this build has the crate's `feature` (those a target needs).
+fn enabled(feature: &str) -> bool {
+    match feature {
+        "mcp-server" => cfg!(feature = "mcp-server"),
+        other => panic!("a feature this test does not know: {other}"),
+    }
+}
+
 /// Every target in `fuzz/Cargo.toml` has its property here, and its
 /// committed inputs: a target added there without them fails.
 #[test]
@@ -74,6 +82,13 @@ fn every_fuzz_target_is_replayed() {
         .filter_map(|line| line.strip_prefix("name = \""))
         .filter_map(|rest| rest.strip_suffix('"'))
         .filter(|name| *name != "toolresult-fuzz")
+        .filter(|name| {
+            // A target that needs a feature this build lacks is replayed
+            // only with it.
+            properties::NEEDS_FEATURE
+                .iter()
+                .all(|(target, feature)| target != name || enabled(feature))
+        })
         .collect();
     declared.sort_unstable();
     let mut replayed: Vec<&str> = properties::TARGETS.iter().map(|(name, _)| *name).collect();
@@ -144,4 +159,10 @@ fn budget_apply() {
 #[test]
 fn toolbox_turn() {
     replay("toolbox_turn");
+}
+
+#[cfg(feature = "mcp-server")]
+#[test]
+fn mcp_serve() {
+    replay("mcp_serve");
 }

@@ -21,6 +21,8 @@ pub mod data_url;
 pub mod gemini_calls;
 pub mod mcp_call_tool_result;
 pub mod mcp_calls;
+#[cfg(feature = "mcp-server")]
+pub mod mcp_serve;
 pub mod openai_chat_calls;
 pub mod openai_responses_calls;
 pub mod request_json;
@@ -32,7 +34,7 @@ pub mod toolbox_turn;
 pub type Check = fn(&[u8]);
 
 /// Every target, by name, with its property.
-pub const TARGETS: [(&str, Check); 13] = [
+pub const TARGETS: &[(&str, Check)] = &[
     ("tool_result_json", tool_result_json::check),
     ("content_part_json", content_part_json::check),
     ("request_json", request_json::check),
@@ -46,4 +48,10 @@ pub const TARGETS: [(&str, Check); 13] = [
     ("mcp_calls", mcp_calls::check),
     ("budget_apply", budget_apply::check),
     ("toolbox_turn", toolbox_turn::check),
+    #[cfg(feature = "mcp-server")]
+    ("mcp_serve", mcp_serve::check),
 ];
+
+/// The targets that need a feature of the crate, and the feature: built
+/// (and replayed) only with it.
+pub const NEEDS_FEATURE: [(&str, &str); 1] = [("mcp_serve", "mcp-server")];
