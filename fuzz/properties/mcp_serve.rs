@@ -35,6 +35,10 @@
 //! - notifications get no response; what the server sends unasked is
 //!   `notifications/progress` (for a token a request carried),
 //!   `notifications/message` or an `elicitation/create` request;
+//! - a request rmcp reads as no MCP method is, for a method the server
+//!   serves, an `invalid_params` error saying what did not fit (``invalid
+//!   params for `tools/call`...``), and for any other `method_not_found`
+//!   with the method as its message;
 //! - `ping` is answered `{}`; `tools/list` (no cursor) lists the six tools
 //!   in order; a `tools/call` of a name the server does not have is an
 //!   `invalid_params` error naming it; of a known tool with arguments that
@@ -91,6 +95,15 @@ const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initialize
 /// rmcp's answer to JSON that is not a message it reads.
 const INVALID_REQUEST: &str =
     r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}"#;
+
+/// The methods the server serves.
+const SERVED: [&str; 5] = [
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "logging/setLevel",
+];
 
 /// The tools, in the order `tools/list` gives them.
 const TOOLS: [&str; 6] = ["add", "echo", "fail", "count", "wait", "greet"];
@@ -698,6 +711,31 @@ fn check_answers(written: &[&Value], segments: &[&[&Value]], model: &Model) {
                         })
                         .unwrap_or_default();
                     assert_eq!(names, TOOLS, "{answer}");
+                }
+            }
+            ClientRequest::CustomRequest(custom) => {
+                // A method of no MCP shape: for one the server serves, its
+                // params did not fit.
+                let method = custom.method.as_str();
+                if SERVED.contains(&method) {
+                    assert_eq!(
+                        answer.pointer("/error/code"),
+                        Some(&json!(-32602)),
+                        "{answer}"
+                    );
+                    let message = answer.pointer("/error/message").and_then(Value::as_str);
+                    assert!(
+                        message.is_some_and(
+                            |m| m.starts_with(&format!("invalid params for `{method}`"))
+                        ),
+                        "{answer}"
+                    );
+                } else {
+                    assert_eq!(
+                        answer.get("error"),
+                        Some(&json!({"code": -32601, "message": method})),
+                        "{answer}"
+                    );
                 }
             }
             ClientRequest::CallToolRequest(call) => {
