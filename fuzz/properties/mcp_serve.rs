@@ -353,14 +353,13 @@ impl Model {
                     JsonRpcMessage::Notification(notification) => {
                         if let ClientNotification::CancelledNotification(cancelled) =
                             notification.notification
+                            && let Some(id) = cancelled.params.request_id.as_ref()
                         {
-                            if let Some(id) = cancelled.params.request_id.as_ref() {
-                                model.cancels.push(Cancel {
-                                    id: key(id),
-                                    segment,
-                                    at,
-                                });
-                            }
+                            model.cancels.push(Cancel {
+                                id: key(id),
+                                segment,
+                                at,
+                            });
                         }
                     }
                     JsonRpcMessage::Response(_) | JsonRpcMessage::Error(_) => {
@@ -698,20 +697,20 @@ fn check_answers(written: &[&Value], segments: &[&[&Value]], model: &Model) {
             ClientRequest::PingRequest(_) => {
                 assert_eq!(answer.get("result"), Some(&json!({})), "{answer}");
             }
-            ClientRequest::ListToolsRequest(list) => {
-                if list.params.as_ref().is_none_or(|p| p.cursor.is_none()) {
-                    let names: Vec<&str> = answer
-                        .pointer("/result/tools")
-                        .and_then(Value::as_array)
-                        .map(|tools| {
-                            tools
-                                .iter()
-                                .filter_map(|tool| tool.get("name").and_then(Value::as_str))
-                                .collect()
-                        })
-                        .unwrap_or_default();
-                    assert_eq!(names, TOOLS, "{answer}");
-                }
+            ClientRequest::ListToolsRequest(list)
+                if list.params.as_ref().is_none_or(|p| p.cursor.is_none()) =>
+            {
+                let names: Vec<&str> = answer
+                    .pointer("/result/tools")
+                    .and_then(Value::as_array)
+                    .map(|tools| {
+                        tools
+                            .iter()
+                            .filter_map(|tool| tool.get("name").and_then(Value::as_str))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                assert_eq!(names, TOOLS, "{answer}");
             }
             ClientRequest::CustomRequest(custom) => {
                 // A method of no MCP shape: for one the server serves, its
