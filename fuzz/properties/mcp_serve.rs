@@ -14,12 +14,15 @@
 //! input in segments.
 //!
 //! What rmcp makes of a line is its transport's rule (its
-//! `AsyncRwTransport`), checked here line by line: a line rmcp's message
-//! type reads is a message; an empty line, a line that is not JSON and a
-//! non-MCP notification are dropped without a word; any other JSON (a batch
-//! array, a request whose params do not fit its method, ...) is answered
-//! with exactly `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid
-//! request"}}`, which has no `id`.
+//! `AsyncRwTransport`), checked here line by line: a line rmcp's own message
+//! type (`ClientJsonRpcMessage`) reads is a message, and what the session
+//! does with it is the property; an empty line, a line serde_json finds no
+//! JSON in (a syntax error, or the end too soon: `1e400` is one) and a
+//! notification MCP does not define are dropped without a word; any other
+//! JSON (a batch array, a wrong `jsonrpc`, an id that is a fraction or
+//! `null`) is answered with exactly
+//! `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}`,
+//! which has no `id`.
 //!
 //! After the handshake:
 //!
@@ -48,7 +51,9 @@
 //!   the reports 1, 2 and 3 of 3 (not the 1.5 that goes back), each before
 //!   the answer, none for a token of another segment;
 //! - with no `logging/setLevel` and no cancellation in the input, every
-//!   `count` call read logs its one info line.
+//!   `count` call logs its one info line (one whose id another request of
+//!   its segment reused: one line or none, since rmcp cancels it when the
+//!   other is answered).
 //!
 //! Always, with or without the handshake: every line the server writes is
 //! one JSON-RPC message, an answer under an id some request had, at most
@@ -789,13 +794,18 @@ fn check_answers(written: &[&Value], segments: &[&[&Value]], model: &Model) {
         }
     }
     if !model.set_level && model.cancels.is_empty() {
-        let counts = model
-            .requests
-            .iter()
-            .filter(|sent| {
+        let count_calls = || {
+            model.requests.iter().filter(|sent| {
                 matches!(&sent.request, ClientRequest::CallToolRequest(call) if call.params.name == "count")
             })
+        };
+        // A call under an id another request of its segment took over may
+        // be cancelled by that one's answer (rmcp keeps one cancellation
+        // per id): it logs its line, or not.
+        let must = count_calls()
+            .filter(|sent| model.answered_once(sent))
             .count();
+        let may = count_calls().count();
         let logged = written
             .iter()
             .filter(|value| value.get("method") == Some(&json!("notifications/message")))
@@ -807,7 +817,10 @@ fn check_answers(written: &[&Value], segments: &[&[&Value]], model: &Model) {
                 );
             })
             .count();
-        assert_eq!(logged, counts, "one info line a `count` call");
+        assert!(
+            (must..=may).contains(&logged),
+            "{logged} info lines for {must} `count` calls of their own ids and {may} in all"
+        );
     }
 }
 
