@@ -145,3 +145,8 @@ fn budget_apply() {
 fn toolbox_turn() {
     replay("toolbox_turn");
 }
+
+#[test]
+fn mcp_serve() {
+    replay("mcp_serve");
+}

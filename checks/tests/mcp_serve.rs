@@ -714,8 +714,7 @@ async fn malformed_json_rpc_gets_an_error_and_the_session_goes_on() {
         // Arguments that are not an object.
         send(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":[1,2]}}"#).await;
         let reply: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
-        assert_eq!(reply["id"], 2);
-        assert!(reply["error"]["code"].is_i64(), "{reply}");
+        assert_eq!(reply, json!({"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"invalid params for `tools/call`: invalid type: sequence, expected a map"}}));
         // A call without a progress token gets no progress, and its answer.
         send(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"count","arguments":{}}}"#).await;
         let reply: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();

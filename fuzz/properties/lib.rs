@@ -21,6 +21,7 @@ pub mod data_url;
 pub mod gemini_calls;
 pub mod mcp_call_tool_result;
 pub mod mcp_calls;
+pub mod mcp_serve;
 pub mod openai_chat_calls;
 pub mod openai_responses_calls;
 pub mod request_json;
@@ -32,7 +33,7 @@ pub mod toolbox_turn;
 pub type Check = fn(&[u8]);
 
 /// Every target, by name, with its property.
-pub const TARGETS: [(&str, Check); 13] = [
+pub const TARGETS: &[(&str, Check)] = &[
     ("tool_result_json", tool_result_json::check),
     ("content_part_json", content_part_json::check),
     ("request_json", request_json::check),
@@ -46,4 +47,5 @@ pub const TARGETS: [(&str, Check); 13] = [
     ("mcp_calls", mcp_calls::check),
     ("budget_apply", budget_apply::check),
     ("toolbox_turn", toolbox_turn::check),
+    ("mcp_serve", mcp_serve::check),
 ];

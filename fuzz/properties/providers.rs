@@ -196,3 +196,37 @@ pub fn run_turn(toolbox: &Toolbox, calls: Vec<Call>) -> Vec<CallOutcome> {
         .unwrap_or_else(|e| panic!("a current-thread runtime: {e}"));
     runtime.block_on(toolbox.run(calls))
 }
+
+/// How a served MCP session ended.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Served {
+    /// It ran until the client closed its side.
+    Closed,
+    /// Its handshake failed, so it never ran.
+    NotStarted,
+}
+
+/// `toolbox` as an MCP server, named `toolresult-fuzz`.
+pub fn mcp_server(toolbox: Toolbox) -> toolresult::mcp::McpServer {
+    toolresult::mcp::McpServer::new(toolbox)
+        .unwrap_or_else(|e| panic!("the fixed tools declare: {e}"))
+        .with_info("toolresult-fuzz", "0.0.0")
+}
+
+/// One session of `server` over `stream` (newline-delimited JSON-RPC, as
+/// over stdio), until the client closes it; an error when the session
+/// stopped for any other reason (a panic in its task, say).
+pub async fn serve_mcp(
+    server: toolresult::mcp::McpServer,
+    stream: tokio::io::DuplexStream,
+) -> Result<Served, String> {
+    use rmcp::ServiceExt;
+    let Ok(running) = server.session().serve(stream).await else {
+        return Ok(Served::NotStarted);
+    };
+    match running.waiting().await {
+        Ok(rmcp::service::QuitReason::Closed) => Ok(Served::Closed),
+        Ok(other) => Err(format!("the session quit: {other:?}")),
+        Err(e) => Err(format!("the session's task: {e}")),
+    }
+}

@@ -130,6 +130,44 @@ fn expected<A: serde::de::DeserializeOwned>(text: &str) -> Expected<A> {
     }
 }
 
+/// serde's message as the crate echoes it to the model: each value it
+/// quotes (between `"`, where a backslash escapes the next character, or
+/// between backticks) cut to its first 64 characters and `…`, then the
+/// whole cut to 512 characters and `…`, so that a message never grows with
+/// its input.
+fn clipped(message: &str) -> String {
+    fn cut(text: &str, keep: usize) -> String {
+        match text.char_indices().nth(keep) {
+            Some((at, _)) => format!("{}…", &text[..at]),
+            None => text.to_owned(),
+        }
+    }
+    let mut out = String::new();
+    let mut chars = message.chars();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '"' && c != '`' {
+            continue;
+        }
+        let mut value = String::new();
+        let mut escaped = false;
+        let mut closed = false;
+        for inner in chars.by_ref() {
+            if inner == c && !escaped {
+                closed = true;
+                break;
+            }
+            escaped = c == '"' && inner == '\\' && !escaped;
+            value.push(inner);
+        }
+        out.push_str(&cut(&value, 64));
+        if closed {
+            out.push(c);
+        }
+    }
+    cut(&out, 512)
+}
+
 /// The output of the error result with `message` for the tool `tool`: the
 /// message and the suggestion the docs give, in that order.
 fn error_output(message: &str, tool: &str) -> String {
@@ -176,7 +214,10 @@ where
                     assert_eq!(invalid.path(), None);
                     assert_eq!(
                         message,
-                        format!("invalid arguments: the arguments are not JSON: {e}")
+                        format!(
+                            "invalid arguments: the arguments are not JSON: {}",
+                            clipped(&e.to_string())
+                        )
                     );
                 }
                 Expected::NotAnObject => {
@@ -188,6 +229,7 @@ where
                     );
                 }
                 Expected::DoesNotFit(e) => {
+                    let e = clipped(&e.to_string());
                     let at = match invalid.path() {
                         Some(path) => format!("invalid arguments at `{path}`: {e}"),
                         None => format!("invalid arguments: {e}"),

@@ -76,6 +76,8 @@ mod increasing;
 mod level;
 #[cfg(feature = "mcp-server")]
 mod list;
+#[cfg(feature = "mcp-server")]
+mod params;
 #[cfg(feature = "mcp-client")]
 mod progress;
 #[cfg(feature = "mcp-client")]

@@ -28,7 +28,10 @@ use crate::toolbox::Toolbox;
 ///   [`Mcp::render`] does, `structuredContent` as decided when the result
 ///   was lowered. A call of a tool the server does not have is an
 ///   `invalid_params` error; arguments that do not fit the tool's schema
-///   are an error result the model can act on.
+///   are an error result the model can act on. A request of `tools/call`,
+///   `tools/list`, `logging/setLevel`, `initialize` or `ping` whose params
+///   MCP does not allow (`arguments` that are not an object, a level MCP
+///   does not name) is an `invalid_params` error saying what did not fit.
 /// - The call's context ([`CallContext`](crate::tool::CallContext)) is
 ///   cancelled when the client cancels the request
 ///   (`notifications/cancelled`) or goes away; its progress goes to the

@@ -4,8 +4,8 @@
 
 use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams, ServerConfig,
-    SetLevelRequestParams,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ListToolsResult,
+    PaginatedRequestParams, ServerConfig, SetLevelRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -17,6 +17,7 @@ use super::elicit::{Elicit, Modes};
 use super::events::{forwarding, observer};
 use super::level::{SessionLevel, from_rmcp};
 use super::list;
+use super::params;
 
 /// The handler of one client's session ([`McpServer::session`]): the
 /// server's tools, and the logging level this client set. rmcp serves it
@@ -71,6 +72,17 @@ impl ServerHandler for McpSession {
     ) -> Result<(), ErrorData> {
         self.level.set(from_rmcp(&request.level));
         Ok(())
+    }
+
+    /// A request rmcp read as no MCP method: for one this server serves,
+    /// its params did not fit (`invalid_params`, saying what), where rmcp
+    /// alone would answer that the method is not found.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(params::refused(&request))
     }
 
     async fn call_tool(

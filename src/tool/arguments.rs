@@ -193,6 +193,9 @@ impl InvalidArguments {
     /// `` invalid arguments at `days`: invalid type: string "x", expected u8 ``,
     /// `` invalid arguments: missing field `city` `` at the top level, or
     /// `invalid arguments: the arguments are not JSON: <serde's words>`.
+    /// A value serde's words quote (an unknown field, a string of the wrong
+    /// type) is cut to its first 64 characters and `…`, and serde's words
+    /// to 512 characters, so the message never grows with the arguments.
     #[must_use]
     pub fn message(&self) -> String {
         Message(self).to_string()
