@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance)
-# against checks/examples/mcp_server.rs over streamable HTTP: the server scenarios
+# against checks/src/bin/mcp_server.rs over streamable HTTP: the server scenarios
 # this crate's MCP server implements, every one required to pass.
 #
 # Installs the suite and Node 22 (the npm package `node`, for systems whose
@@ -20,9 +20,11 @@ NODE="$PWD/$PREFIX/node_modules/.bin/node"
 SUITE="$PWD/$PREFIX/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 "$NODE" --version
 
-echo "== cargo build --example mcp_server"
-cargo build -p toolresult-checks --example mcp_server
-SERVER_BIN="${CARGO_TARGET_DIR:-target}/debug/examples/mcp_server"
+# The server as `cargo test --workspace --all-features` builds it (the
+# tests run it too), so after the tests in CI this builds nothing.
+echo "== the mcp_server binary (cargo test --workspace --all-features --no-run)"
+cargo test --workspace --all-features --no-run --quiet
+SERVER_BIN="${CARGO_TARGET_DIR:-target}/debug/mcp_server"
 
 "$SERVER_BIN" --port "$PORT" 2>"$PREFIX/server.log" &
 SERVER_PID=$!

@@ -6,6 +6,8 @@
 //! - `tests/`: property tests (proptest), schemas checked by a JSON Schema
 //!   validator (jsonschema), the MCP server and client over streamable
 //!   HTTP (rmcp's client, hyper).
+//! - `src/bin/mcp_server.rs`: the MCP server the conformance suite calls
+//!   (`.ci/conformance.sh`), made of the crate's tools.
 //! - `benches/`: every criterion bench, side by side with the floor and
 //!   the peers; `benches/README.md` is the performance page.
 //!

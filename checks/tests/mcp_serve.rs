@@ -969,30 +969,10 @@ mod consume {
         .await;
     }
 
-    /// The example server (`checks/examples/mcp_server.rs`) as a child process,
-    /// built first (`cargo build`, which does nothing when it is up to
-    /// date: `cargo test` alone builds it, `cargo test --test` does not).
+    /// The example server (`checks/src/bin/mcp_server.rs`) as a child
+    /// process; cargo builds it before this test, with the same features.
     fn example_server() -> tokio::process::Child {
-        // This test binary is `<target dir>/<profile>/deps/mcp_serve-<hash>`.
-        let exe = std::env::current_exe().unwrap();
-        let profile = exe.parent().unwrap().parent().unwrap();
-        let target_dir = profile.parent().unwrap();
-        let built = std::process::Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "-p",
-                "toolresult-checks",
-                "--example",
-                "mcp_server",
-            ])
-            .arg("--target-dir")
-            .arg(target_dir)
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .unwrap();
-        assert!(built.success(), "cargo build --example mcp_server failed");
-        let binary = profile.join("examples").join("mcp_server");
-        tokio::process::Command::new(binary)
+        tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp_server"))
             .arg("--stdio")
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -1004,8 +984,7 @@ mod consume {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_child_server_over_stdio_beside_a_local_tool_then_killed_mid_call() {
-        // Building the example may take a while the first time.
-        tokio::time::timeout(Duration::from_secs(600), async {
+        tokio::time::timeout(Duration::from_secs(60), async {
             let mut child = example_server();
             let stdout = child.stdout.take().unwrap();
             let stdin = child.stdin.take().unwrap();

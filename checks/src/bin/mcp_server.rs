@@ -3,8 +3,8 @@
 //! (`.ci/conformance.sh`).
 //!
 //! ```text
-//! cargo run -p toolresult-checks --example mcp_server -- --port 3001   # http://127.0.0.1:3001/mcp
-//! cargo run -p toolresult-checks --example mcp_server -- --stdio
+//! cargo run -p toolresult-checks --bin mcp_server -- --port 3001   # http://127.0.0.1:3001/mcp
+//! cargo run -p toolresult-checks --bin mcp_server -- --stdio
 //! ```
 #![allow(deprecated)] // MCP's sampling utility (SEP-2577) is still the 2025 revisions'.
 
