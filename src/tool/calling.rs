@@ -60,9 +60,7 @@ impl<'a> Calling<'a> {
             other => Err(Self(other)),
         }
     }
-}
 
-impl<'a> Calling<'a> {
     /// The answer, when the call is answered already; else the future
     /// that gives it, without the room an answer takes (what a runner
     /// keeps while the call runs).

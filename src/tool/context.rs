@@ -188,14 +188,16 @@ enum Held<'a, T> {
     Owned(Arc<T>),
 }
 
-impl<T: Clone> Held<'_, T> {
+impl<T> Held<'_, T> {
     fn get(&self) -> &T {
         match self {
             Self::Borrowed(value) => value,
             Self::Owned(value) => value,
         }
     }
+}
 
+impl<T: Clone> Held<'_, T> {
     fn into_owned(self) -> Held<'static, T> {
         match self {
             Self::Borrowed(value) => Held::Owned(Arc::new(value.clone())),
@@ -321,7 +323,9 @@ impl<'a> CallContext<'a> {
         self.attempt
     }
 
-    /// When this attempt times out, if it has a timeout.
+    /// When this attempt times out, if it has a timeout. In a toolbox it is
+    /// fixed the first time it is read or the call first waits, whichever
+    /// comes first: the instant the attempt's timer fires.
     #[must_use]
     pub fn deadline(&self) -> Option<Instant> {
         self.deadline.at()
