@@ -64,6 +64,7 @@ impl<'a> Calling<'a> {
     /// The answer, when the call is answered already; else the future
     /// that gives it, without the room an answer takes (what a runner
     /// keeps while the call runs).
+    #[inline]
     pub(crate) fn started(
         self,
     ) -> Result<Lowered, Pin<Box<dyn Future<Output = Lowered> + Send + 'a>>> {

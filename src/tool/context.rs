@@ -281,6 +281,7 @@ impl<'a> CallContext<'a> {
     /// The context of one attempt inside a runner that owns the pieces:
     /// borrows them, allocates nothing.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(crate) fn borrowed(
         id: &'a str,
         tool: &'a str,
