@@ -60,6 +60,25 @@ impl<'a> Calling<'a> {
             other => Err(Self(other)),
         }
     }
+
+    /// The answer, when the call is answered already; else the future
+    /// that gives it, without the room an answer takes (what a runner
+    /// keeps while the call runs).
+    #[inline]
+    pub(crate) fn started(
+        self,
+    ) -> Result<Lowered, Pin<Box<dyn Future<Output = Lowered> + Send + 'a>>> {
+        match self.0 {
+            State::Ready(lowered) => Ok(lowered),
+            State::Running(future) => Err(future),
+            State::Done => Ok(polled_after_completion()),
+        }
+    }
+}
+
+/// The answer of a call polled again after it gave its answer.
+fn polled_after_completion() -> Lowered {
+    ToolPanicked::new("", &"the call was polled after it completed").lower()
 }
 
 impl Future for Calling<'_> {
@@ -74,9 +93,7 @@ impl Future for Calling<'_> {
         }
         match std::mem::replace(this, State::Done) {
             State::Ready(lowered) => Poll::Ready(lowered),
-            _ => Poll::Ready(
-                ToolPanicked::new("", &"the call was polled after it completed").lower(),
-            ),
+            _ => Poll::Ready(polled_after_completion()),
         }
     }
 }

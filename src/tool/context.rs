@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
@@ -50,9 +50,9 @@ pub struct CallContext<'a> {
     id: Cow<'a, str>,
     tool: Cow<'a, str>,
     attempt: u32,
-    deadline: Option<Instant>,
+    deadline: Deadline<'a>,
     cancel: Cancel<'a>,
-    answer: Option<Cow<'a, Answer>>,
+    answer: Option<Held<'a, Answer>>,
     scope: Cow<'a, Scope>,
 }
 
@@ -149,6 +149,90 @@ pub(crate) struct Scope {
     pub(crate) toolbox: Option<Arc<Values>>,
 }
 
+/// When an attempt run by a toolbox times out: its limit after it began,
+/// the beginning taken the first time anyone asks (the tool, or the
+/// attempt's timer once the call waits), so that an attempt nobody asks
+/// about reads no clock, and the tool reads the instant its timer fires.
+pub(crate) struct LazyDeadline {
+    limit: Duration,
+    now: fn() -> Instant,
+    at: OnceLock<Option<Instant>>,
+}
+
+impl LazyDeadline {
+    /// `limit` after the first instant `now` gives when asked.
+    pub(crate) fn new(limit: Duration, now: fn() -> Instant) -> Self {
+        Self {
+            limit,
+            now,
+            at: OnceLock::new(),
+        }
+    }
+
+    /// The attempt's limit.
+    pub(crate) fn limit(&self) -> Duration {
+        self.limit
+    }
+
+    /// The deadline, fixed at the first call; `None` past what an
+    /// `Instant` can hold.
+    pub(crate) fn at(&self) -> Option<Instant> {
+        *self.at.get_or_init(|| (self.now)().checked_add(self.limit))
+    }
+}
+
+/// A value a context borrows, or owns behind a pointer: a context stays
+/// small whichever it holds.
+enum Held<'a, T> {
+    Borrowed(&'a T),
+    Owned(Arc<T>),
+}
+
+impl<T> Held<'_, T> {
+    fn get(&self) -> &T {
+        match self {
+            Self::Borrowed(value) => value,
+            Self::Owned(value) => value,
+        }
+    }
+}
+
+impl<T: Clone> Held<'_, T> {
+    fn into_owned(self) -> Held<'static, T> {
+        match self {
+            Self::Borrowed(value) => Held::Owned(Arc::new(value.clone())),
+            Self::Owned(value) => Held::Owned(value),
+        }
+    }
+}
+
+impl<T> Clone for Held<'_, T> {
+    fn clone(&self) -> Self {
+        match self {
+            Self::Borrowed(value) => Self::Borrowed(value),
+            Self::Owned(value) => Self::Owned(Arc::clone(value)),
+        }
+    }
+}
+
+/// A call's deadline.
+#[derive(Clone, Copy)]
+enum Deadline<'a> {
+    /// Known (or none).
+    Fixed(Option<Instant>),
+    /// Taken when first asked for.
+    Lazy(&'a LazyDeadline),
+}
+
+impl Deadline<'_> {
+    fn at(self) -> Option<Instant> {
+        match self {
+            Self::Fixed(at) => at,
+            Self::Lazy(lazy) => lazy.at(),
+        }
+    }
+}
+
 /// The call's cancellation signal.
 #[derive(Clone)]
 enum Cancel<'a> {
@@ -185,7 +269,7 @@ impl CallContext<'static> {
             id: Cow::Owned(id.into()),
             tool: Cow::Owned(tool.into()),
             attempt: 1,
-            deadline: None,
+            deadline: Deadline::Fixed(None),
             cancel: Cancel::Token(CancellationToken::new()),
             answer: None,
             scope: Cow::Owned(Scope::default()),
@@ -197,11 +281,12 @@ impl<'a> CallContext<'a> {
     /// The context of one attempt inside a runner that owns the pieces:
     /// borrows them, allocates nothing.
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub(crate) fn borrowed(
         id: &'a str,
         tool: &'a str,
         attempt: u32,
-        deadline: Option<Instant>,
+        deadline: Option<&'a LazyDeadline>,
         slot: &'a OnceLock<CancellationToken>,
         parent: Option<&'a CancellationToken>,
         answer: Option<&'a Answer>,
@@ -211,9 +296,12 @@ impl<'a> CallContext<'a> {
             id: Cow::Borrowed(id),
             tool: Cow::Borrowed(tool),
             attempt,
-            deadline,
+            deadline: match deadline {
+                Some(lazy) => Deadline::Lazy(lazy),
+                None => Deadline::Fixed(None),
+            },
             cancel: Cancel::Lazy { slot, parent },
-            answer: answer.map(Cow::Borrowed),
+            answer: answer.map(Held::Borrowed),
             scope: Cow::Borrowed(scope),
         }
     }
@@ -236,10 +324,12 @@ impl<'a> CallContext<'a> {
         self.attempt
     }
 
-    /// When this attempt times out, if it has a timeout.
+    /// When this attempt times out, if it has a timeout. In a toolbox it is
+    /// fixed the first time it is read or the call first waits, whichever
+    /// comes first: the instant the attempt's timer fires.
     #[must_use]
     pub fn deadline(&self) -> Option<Instant> {
-        self.deadline
+        self.deadline.at()
     }
 
     /// Whether the call was cancelled: its turn was cancelled, it timed
@@ -363,7 +453,7 @@ impl<'a> CallContext<'a> {
     /// ```
     #[must_use]
     pub fn answer(&self) -> Option<&Answer> {
-        self.answer.as_deref()
+        self.answer.as_ref().map(Held::get)
     }
 
     /// The value of type `T` the caller attached to the call's turn, else
@@ -386,9 +476,9 @@ impl<'a> CallContext<'a> {
             id: Cow::Owned(self.id.into_owned()),
             tool: Cow::Owned(self.tool.into_owned()),
             attempt: self.attempt,
-            deadline: self.deadline,
+            deadline: Deadline::Fixed(self.deadline.at()),
             cancel: Cancel::Token(cancel),
-            answer: self.answer.map(|answer| Cow::Owned(answer.into_owned())),
+            answer: self.answer.map(Held::into_owned),
             scope: Cow::Owned(self.scope.into_owned()),
         }
     }
@@ -403,7 +493,7 @@ impl<'a> CallContext<'a> {
     /// The same context, with a deadline.
     #[must_use]
     pub fn with_deadline(mut self, deadline: Instant) -> Self {
-        self.deadline = Some(deadline);
+        self.deadline = Deadline::Fixed(Some(deadline));
         self
     }
 
@@ -417,7 +507,7 @@ impl<'a> CallContext<'a> {
     /// The same context, resumed with `answer`.
     #[must_use]
     pub fn with_answer(mut self, answer: Answer) -> Self {
-        self.answer = Some(Cow::Owned(answer));
+        self.answer = Some(Held::Owned(Arc::new(answer)));
         self
     }
 
@@ -449,8 +539,8 @@ impl fmt::Debug for CallContext<'_> {
             .field("call_id", &self.id)
             .field("tool", &self.tool)
             .field("attempt", &self.attempt)
-            .field("deadline", &self.deadline)
-            .field("answer", &self.answer)
+            .field("deadline", &self.deadline.at())
+            .field("answer", &self.answer())
             .finish_non_exhaustive()
     }
 }

@@ -80,7 +80,7 @@ pub(crate) use body::ArgsOnly;
 pub use calling::Calling;
 pub use context::{CallContext, CallEvent, LogLevel};
 #[cfg(feature = "toolbox")]
-pub(crate) use context::{Observer, Scope, Values};
+pub(crate) use context::{LazyDeadline, Observer, Scope, Values};
 pub use function::{FunctionTool, function};
 pub use name::InvalidToolName;
 #[cfg(feature = "toolbox")]

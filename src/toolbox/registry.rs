@@ -273,6 +273,7 @@ impl Toolbox {
         self.entries.iter().map(|entry| entry.name.as_str())
     }
 
+    #[inline]
     pub(super) fn entry(&self, name: &str) -> Option<&Registered> {
         // A few tools are found faster by comparing names than by hashing.
         if self.entries.len() <= 8 {

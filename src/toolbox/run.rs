@@ -1,16 +1,22 @@
 //! Running a turn: every call answered exactly once, in call order, by one
 //! loop, whatever the driver.
 
+// The futures of a turn are blocks that own what they are given: an
+// `async fn` keeps a second copy of each argument in its future, and a
+// call's future is moved into place once per call.
+#![allow(clippy::manual_async_fn)]
+
 use std::future::Future;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::pin::pin;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::task::Poll;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use futures_util::StreamExt;
-use futures_util::stream::FuturesUnordered;
+use futures_util::FutureExt;
+use futures_util::future::try_join_all;
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use super::driver::InProcess;
@@ -21,7 +27,7 @@ use crate::canonical::Answer;
 use crate::provider::Call;
 use crate::retry::{Cancelled, Decision, StopReason};
 use crate::tool::{
-    Arguments, CallContext, Scope, Tool, ToolPanicked, catch_future, drop_quietly,
+    Arguments, CallContext, LazyDeadline, Scope, Tool, ToolPanicked, catch_future, drop_quietly,
     is_object_schema, shown_name,
 };
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
@@ -91,6 +97,7 @@ impl Toolbox {
     ) -> Result<Vec<CallOutcome>, D::Error> {
         let Turn {
             calls,
+            answers,
             values,
             observer,
             cancellation,
@@ -100,77 +107,85 @@ impl Toolbox {
             turn: values.map(Arc::new),
             toolbox: self.values.clone(),
         };
-        let concurrency = if D::CONCURRENT { self.concurrency } else { 1 };
-        let mut answers: Vec<Option<(Lowered, u32, StopReason)>> =
-            calls.iter().map(|_| None).collect();
-        // Attempts started so far, per call: what a cancelled call reports.
-        let tried: Vec<AtomicU32> = calls.iter().map(|_| AtomicU32::new(0)).collect();
+        let limit = if D::CONCURRENT { self.concurrency } else { 1 };
+        // Calls past the limit wait for a place, in call order (the gate
+        // is first come, first served).
+        let gate = (calls.len() > limit).then(|| Semaphore::new(limit.min(Semaphore::MAX_PERMITS)));
         let turn = TurnRun {
             scope: &scope,
             cancellation: cancellation.as_ref(),
+            gate: gate.as_ref(),
         };
-        let cancelled = async {
-            match &cancellation {
-                Some(token) => token.cancelled().await,
-                None => std::future::pending().await,
-            }
-        };
-        let mut cancelled = pin!(cancelled);
-        if let ([(call, answer)], [tried], [slot]) =
-            (calls.as_slice(), tried.as_slice(), answers.as_mut_slice())
+        let answer = |index: usize| answers.get(index).and_then(Option::as_ref);
+        let mut calls = calls.into_iter();
+        // The turn of one call, the most common, awaits it in place; more
+        // are joined (with one allocation for up to 30 calls).
+        if calls.len() == 1
+            && let Some(call) = calls.next()
         {
-            // A lone call needs no scheduler: it runs on this task's stack.
-            let answering = pin!(self.answer(driver, turn, call, answer.clone(), tried));
-            tokio::select! {
-                biased;
-                () = &mut cancelled => {}
-                answered = answering => *slot = Some(answered?),
-            }
-        } else {
-            let mut running = FuturesUnordered::new();
-            let mut waiting = calls.iter().zip(&tried).enumerate();
-            loop {
-                while running.len() < concurrency {
-                    let Some((index, ((call, answer), tried))) = waiting.next() else {
-                        break;
-                    };
-                    let answering = self.answer(driver, turn, call, answer.clone(), tried);
-                    running.push(async move { (index, answering.await) });
-                }
-                if running.is_empty() {
-                    break;
-                }
-                tokio::select! {
-                    biased;
-                    () = &mut cancelled => break,
-                    Some((index, answer)) = running.next() => {
-                        if let Some(slot) = answers.get_mut(index) {
-                            *slot = Some(answer?);
-                        }
-                    }
-                }
-            }
+            return Ok(vec![self.outcome(driver, turn, call, answer(0)).await?]);
         }
-        Ok(calls
-            .into_iter()
-            .zip(answers)
-            .zip(tried)
-            .map(|(((call, _), answer), tried)| {
-                let (lowered, attempts, stop) = answer.unwrap_or_else(|| {
-                    (
-                        cancelled_result(),
-                        tried.into_inner(),
-                        StopReason::Cancelled,
-                    )
-                });
-                CallOutcome {
-                    call,
-                    lowered,
-                    attempts,
-                    stop,
+        let outcomes = calls
+            .enumerate()
+            .map(|(index, call)| self.outcome(driver, turn, call, answer(index)));
+        try_join_all(outcomes).await
+    }
+
+    /// One call of a turn and its answer: a cancelled call is answered as
+    /// such, with the attempts it started.
+    fn outcome<'a, D: Driver>(
+        &'a self,
+        driver: &'a D,
+        turn: TurnRun<'a>,
+        call: Call,
+        answer: Option<&'a Answer>,
+    ) -> impl Future<Output = Result<CallOutcome, D::Error>> + Send + 'a {
+        async move {
+            // Attempts started so far: what a cancelled call reports.
+            let tried = AtomicU32::new(0);
+            let (lowered, attempts, stop) = match turn.cancellation {
+                // A turn that all runs at once, and that nothing cancels,
+                // answers its calls with nothing around them.
+                None if turn.gate.is_none() => {
+                    self.answer(driver, turn, &call, answer, &tried).await?
                 }
+                None => self.gated(driver, turn, &call, answer, &tried).await?,
+                Some(token) => tokio::select! {
+                    biased;
+                    () = token.cancelled() => (
+                        cancelled_result(),
+                        tried.load(Ordering::Relaxed),
+                        StopReason::Cancelled,
+                    ),
+                    answered = self.gated(driver, turn, &call, answer, &tried) => answered?,
+                },
+            };
+            Ok(CallOutcome {
+                call,
+                lowered,
+                attempts,
+                stop,
             })
-            .collect())
+        }
+    }
+
+    /// [`answer`](Self::answer), once the call has a place among those
+    /// that run at once.
+    fn gated<'a, D: Driver>(
+        &'a self,
+        driver: &'a D,
+        turn: TurnRun<'a>,
+        call: &'a Call,
+        answer: Option<&'a Answer>,
+        tried: &'a AtomicU32,
+    ) -> impl Future<Output = Result<(Lowered, u32, StopReason), D::Error>> + Send + 'a {
+        async move {
+            let _place = match turn.gate {
+                Some(gate) => gate.acquire().await.ok(),
+                None => None,
+            };
+            self.answer(driver, turn, call, answer, tried).await
+        }
     }
 
     /// One call, answered: looked up, attempted and retried as the policy
@@ -181,7 +196,7 @@ impl Toolbox {
         driver: &'a D,
         turn: TurnRun<'a>,
         call: &'a Call,
-        answer: Option<Answer>,
+        answer: Option<&'a Answer>,
         tried: &'a AtomicU32,
     ) -> impl Future<Output = Result<(Lowered, u32, StopReason), D::Error>> + Send + 'a {
         let answering = self.answer_untraced(driver, turn, call, answer, tried);
@@ -193,94 +208,108 @@ impl Toolbox {
         answering
     }
 
-    async fn answer_untraced<D: Driver>(
-        &self,
-        driver: &D,
-        turn: TurnRun<'_>,
-        call: &Call,
-        mut answer: Option<Answer>,
-        tried: &AtomicU32,
-    ) -> Result<(Lowered, u32, StopReason), D::Error> {
-        let registered = self.entry(&call.name);
-        let mut attempts: u32 = 0;
-        let mut run: u32 = 0;
-        loop {
-            let mut attempt: u32 = 0;
-            let (lowered, stop) = loop {
-                attempt = attempt.saturating_add(1);
-                if registered.is_some() {
-                    tried.store(attempts.saturating_add(attempt), Ordering::Relaxed);
-                }
-                let attempting = self.attempt(registered, call, answer.as_ref(), attempt, turn);
-                let Attempt { lowered, decision } =
-                    driver.step(call, run, attempt, attempting).await?;
-                match decision {
-                    Decision::Retry(delay) => {
-                        // The failure's source is the tool's own error,
-                        // whose `Drop` may panic.
-                        drop_quietly(lowered);
-                        driver.sleep(delay).await?;
+    fn answer_untraced<'a, D: Driver>(
+        &'a self,
+        driver: &'a D,
+        turn: TurnRun<'a>,
+        call: &'a Call,
+        answer: Option<&'a Answer>,
+        tried: &'a AtomicU32,
+    ) -> impl Future<Output = Result<(Lowered, u32, StopReason), D::Error>> + Send + 'a {
+        async move {
+            let registered = self.entry(&call.name);
+            // The answer a durable driver resumed the call with.
+            let mut resumed: Option<Box<Answer>> = None;
+            let mut attempts: u32 = 0;
+            let mut run: u32 = 0;
+            loop {
+                let mut attempt: u32 = 0;
+                let (lowered, stop) = loop {
+                    attempt = attempt.saturating_add(1);
+                    if registered.is_some() {
+                        tried.store(attempts.saturating_add(attempt), Ordering::Relaxed);
                     }
-                    Decision::Stop(stop) => break (lowered, stop),
+                    let answer = resumed.as_deref().or(answer);
+                    let attempting = self.attempt(registered, call, answer, attempt, turn);
+                    let Attempt { lowered, decision } =
+                        driver.step(call, run, attempt, attempting).await?;
+                    match decision {
+                        Decision::Retry(delay) => {
+                            // The failure's source is the tool's own error,
+                            // whose `Drop` may panic.
+                            drop_quietly(lowered);
+                            driver.sleep(delay).await?;
+                        }
+                        Decision::Stop(stop) => break (lowered, stop),
+                    }
+                };
+                // A call of a tool the toolbox does not have made no attempt.
+                if registered.is_some() {
+                    attempts = attempts.saturating_add(attempt);
                 }
-            };
-            // A call of a tool the toolbox does not have made no attempt.
-            if registered.is_some() {
-                attempts = attempts.saturating_add(attempt);
-            }
-            if let Some(request) = lowered.result.pending_request()
-                && let Some(resumed) = driver.wait_for_answer(call, &request).await?
-            {
+                let Some(request) = lowered.result.pending_request() else {
+                    return Ok((lowered, attempts, stop));
+                };
+                let Some(answer) = driver.wait_for_answer(call, &request).await? else {
+                    return Ok((lowered, attempts, stop));
+                };
                 drop_quietly(lowered);
-                answer = Some(resumed);
+                resumed = Some(Box::new(answer));
                 run = run.saturating_add(1);
-                continue;
             }
-            return Ok((lowered, attempts, stop));
         }
     }
 
     /// One attempt of a call, under its timeout, and what its retry policy
     /// says after it; a call of a tool the toolbox does not have is
     /// answered with [`UnknownTool`] and a decision to stop.
-    async fn attempt(
-        &self,
-        registered: Option<&Registered>,
-        call: &Call,
-        answer: Option<&Answer>,
+    fn attempt<'a>(
+        &'a self,
+        registered: Option<&'a Registered>,
+        call: &'a Call,
+        answer: Option<&'a Answer>,
         attempt: u32,
-        turn: TurnRun<'_>,
-    ) -> Attempt {
-        let Some(registered) = registered else {
-            return Attempt::new(
-                self.unknown(&call.name),
-                Decision::Stop(StopReason::Permanent),
+        turn: TurnRun<'a>,
+    ) -> impl Future<Output = Attempt> + Send + 'a {
+        async move {
+            let Some(registered) = registered else {
+                return Attempt::new(
+                    self.unknown(&call.name),
+                    Decision::Stop(StopReason::Permanent),
+                );
+            };
+            let tool = &registered.tool;
+            let timeout = registered.options.timeout.unwrap_or(self.timeout);
+            let slot = OnceLock::new();
+            let deadline = timeout.map(|limit| LazyDeadline::new(limit, now));
+            let cx = CallContext::borrowed(
+                &call.id,
+                tool.name(),
+                attempt,
+                deadline.as_ref(),
+                &slot,
+                turn.cancellation,
+                answer,
+                turn.scope,
             );
-        };
+            let lowered = if tool.blocks() {
+                let call = off_executor(Arc::clone(tool), &call.arguments, &cx);
+                within(deadline.as_ref(), tool.name(), &slot, call).await
+            } else {
+                match start(&**tool, &call.arguments, &cx) {
+                    Ok(done) => done,
+                    Err(running) => within(deadline.as_ref(), tool.name(), &slot, running).await,
+                }
+            };
+            self.decided(registered, attempt, lowered)
+        }
+    }
+
+    /// An attempt's answer and what its retry policy says after it; an
+    /// answer to keep is cut to the tool's budget.
+    fn decided(&self, registered: &Registered, attempt: u32, lowered: Lowered) -> Attempt {
         let tool = &registered.tool;
         let policy = registered.options.retry.as_ref().unwrap_or(&self.retry);
-        let timeout = registered.options.timeout.unwrap_or(self.timeout);
-        let slot = OnceLock::new();
-        let deadline = timeout.map(|limit| (tokio::time::Instant::now() + limit).into_std());
-        let cx = CallContext::borrowed(
-            &call.id,
-            tool.name(),
-            attempt,
-            deadline,
-            &slot,
-            turn.cancellation,
-            answer,
-            turn.scope,
-        );
-        let lowered = if tool.blocks() {
-            let call = off_executor(Arc::clone(tool), &call.arguments, &cx);
-            within(timeout, tool.name(), &slot, call).await
-        } else {
-            match start(&**tool, &call.arguments, &cx) {
-                Ok(done) => done,
-                Err(running) => within(timeout, tool.name(), &slot, running).await,
-            }
-        };
         let decision = policy.decide_and_notify(tool.safety(), &lowered, attempt);
         if decision.is_retry() {
             return Attempt::new(lowered, decision);
@@ -320,6 +349,8 @@ impl Toolbox {
 struct TurnRun<'a> {
     scope: &'a Scope,
     cancellation: Option<&'a CancellationToken>,
+    /// The places of a turn of more calls than may run at once.
+    gate: Option<&'a Semaphore>,
 }
 
 /// Starts a call of `tool` in this task: its answer already (a synchronous
@@ -332,45 +363,60 @@ fn start<'a>(
     cx: &CallContext<'_>,
 ) -> Result<Lowered, impl Future<Output = Lowered> + Send + 'a> {
     let name = tool.name();
-    match catch_unwind(AssertUnwindSafe(|| tool.call(arguments, cx).now())) {
+    match catch_unwind(AssertUnwindSafe(|| tool.call(arguments, cx).started())) {
         Ok(Ok(done)) => Ok(done),
         Ok(Err(running)) => Err(catch_future(name, running)),
         Err(payload) => Ok(ToolPanicked::caught(name, payload)),
     }
 }
 
-/// `call`, or the timed-out answer if it does not finish within `limit`
-/// (its cancellation signal fired first). A call done at its first poll
-/// needs no timer, so none is set until it waits.
-async fn within(
-    limit: Option<Duration>,
-    name: &str,
-    cancellation: &OnceLock<CancellationToken>,
-    call: impl Future<Output = Lowered>,
-) -> Lowered {
-    let Some(limit) = limit else {
-        return call.await;
-    };
-    let mut call = pin!(call);
-    let mut timer = pin!(None::<tokio::time::Sleep>);
-    std::future::poll_fn(|cx| {
-        if let Poll::Ready(lowered) = call.as_mut().poll(cx) {
-            return Poll::Ready(lowered);
-        }
-        if timer.is_none() {
-            timer.set(Some(tokio::time::sleep(limit)));
-        }
-        match timer.as_mut().as_pin_mut().map(|sleep| sleep.poll(cx)) {
-            Some(Poll::Ready(())) => {
-                if let Some(token) = cancellation.get() {
-                    token.cancel();
-                }
-                Poll::Ready(timed_out(name, limit))
+/// `call`, or the timed-out answer if it does not finish by its
+/// `deadline` (its cancellation signal fired first). A call done at its
+/// first poll needs no timer, so none is set, and no clock read, until it
+/// waits.
+fn within<'a, F>(
+    deadline: Option<&'a LazyDeadline>,
+    name: &'a str,
+    cancellation: &'a OnceLock<CancellationToken>,
+    mut call: F,
+) -> impl Future<Output = Lowered> + Send + 'a
+where
+    F: Future<Output = Lowered> + Send + Unpin + 'a,
+{
+    async move {
+        let Some(deadline) = deadline else {
+            return (&mut call).await;
+        };
+        // Boxed: the timer of a call that waits is kept out of the future
+        // of every call.
+        let mut timer = None::<Pin<Box<tokio::time::Sleep>>>;
+        std::future::poll_fn(|cx| {
+            if let Poll::Ready(lowered) = Pin::new(&mut call).poll(cx) {
+                return Poll::Ready(lowered);
             }
-            _ => Poll::Pending,
-        }
-    })
-    .await
+            let sleep = timer.get_or_insert_with(|| {
+                Box::pin(match deadline.at() {
+                    Some(at) => tokio::time::sleep_until(at.into()),
+                    None => tokio::time::sleep(deadline.limit()),
+                })
+            });
+            match sleep.as_mut().poll(cx) {
+                Poll::Ready(()) => {
+                    if let Some(token) = cancellation.get() {
+                        token.cancel();
+                    }
+                    Poll::Ready(timed_out(name, deadline.limit()))
+                }
+                Poll::Pending => Poll::Pending,
+            }
+        })
+        .await
+    }
+}
+
+/// The clock of a toolbox's deadlines: tokio's, which a test can pause.
+fn now() -> Instant {
+    tokio::time::Instant::now().into_std()
 }
 
 /// A blocking tool's call on tokio's blocking pool, with an owned copy of
@@ -379,7 +425,7 @@ fn off_executor(
     tool: Arc<dyn Tool>,
     arguments: &Arguments,
     cx: &CallContext<'_>,
-) -> impl Future<Output = Lowered> + Send + 'static {
+) -> impl Future<Output = Lowered> + Send + Unpin + 'static {
     let arguments = arguments.clone();
     let cx = cx.clone().into_owned();
     let name = tool.name().to_owned();
@@ -388,15 +434,13 @@ fn off_executor(
         Ok(done) => done,
         Err(running) => handle.block_on(running),
     });
-    async move {
-        match joined.await {
-            Ok(lowered) => lowered,
-            Err(join) => match join.try_into_panic() {
-                Ok(payload) => ToolPanicked::caught(&name, payload),
-                Err(_) => cancelled_result(),
-            },
-        }
-    }
+    joined.map(move |joined| match joined {
+        Ok(lowered) => lowered,
+        Err(join) => match join.try_into_panic() {
+            Ok(payload) => ToolPanicked::caught(&name, payload),
+            Err(_) => cancelled_result(),
+        },
+    })
 }
 
 /// The answer to a call that did not finish within its timeout: a

@@ -56,7 +56,10 @@ use crate::tool::{CallEvent, Observer, Values};
 #[derive(Default)]
 #[must_use = "a turn does nothing until a toolbox runs it"]
 pub struct Turn {
-    pub(super) calls: Vec<(Call, Option<Answer>)>,
+    pub(super) calls: Vec<Call>,
+    /// The answers of resumed calls, by their place in `calls` (shorter
+    /// than it when the calls after the last resumed one have none).
+    pub(super) answers: Vec<Option<Answer>>,
     pub(super) values: Option<Values>,
     pub(super) observer: Option<Observer>,
     pub(super) cancellation: Option<CancellationToken>,
@@ -103,7 +106,7 @@ impl Turn {
     /// A turn of these calls, in the order the model made them.
     pub fn new(calls: impl IntoIterator<Item = Call>) -> Self {
         Self {
-            calls: calls.into_iter().map(|call| (call, None)).collect(),
+            calls: calls.into_iter().collect(),
             ..Self::default()
         }
     }
@@ -158,7 +161,9 @@ impl Turn {
                 answer: answer.id,
             });
         }
-        self.calls.push((parked.call.clone(), Some(answer)));
+        self.answers.resize_with(self.calls.len(), || None);
+        self.answers.push(Some(answer));
+        self.calls.push(parked.call.clone());
         Ok(self)
     }
 
@@ -205,6 +210,7 @@ impl fmt::Debug for Turn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Turn")
             .field("calls", &self.calls)
+            .field("answers", &self.answers)
             .field("cancellation", &self.cancellation)
             .finish_non_exhaustive()
     }
