@@ -129,7 +129,7 @@ async fn the_servers_tools_are_declared_from_its_tools_list() {
             .find(|t| t.name() == "echo")
             .unwrap()
             .trusting_annotations();
-        assert_eq!(trusted.safety(), ToolSafety::Idempotent);
+        assert_eq!(trusted.safety(), ToolSafety::ReadOnly, "readOnlyHint");
         let structured = toolbox.get("get-structured-content").unwrap();
         let output = serde_json::to_value(structured.output_schema()).unwrap();
         assert_eq!(output["properties"]["temperature"]["type"], "number");
