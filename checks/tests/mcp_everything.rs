@@ -114,6 +114,7 @@ async fn the_servers_tools_are_declared_from_its_tools_list() {
         }
         let echo = toolbox.get("echo").unwrap();
         assert_eq!(echo.description(), "Echoes back the input string");
+        assert_eq!(echo.title(), Some("Echo Tool"));
         let schema = serde_json::to_value(echo.input_schema()).unwrap();
         assert_eq!(schema["type"], "object");
         assert_eq!(schema["properties"]["message"]["type"], "string");
