@@ -39,8 +39,11 @@ pub struct HttpSessions {
     /// The calls whose streams are watched, by session and rmcp's id of
     /// the HTTP request that carries them (the part after `/` of an event
     /// id), to find the call a resumed stream is about.
-    calls: Arc<Mutex<HashMap<(SessionId, u64), Arc<Watch>>>>,
+    calls: Arc<Mutex<Calls>>,
 }
+
+/// The calls watched, by session and rmcp's id of an HTTP request.
+type Calls = HashMap<(SessionId, u64), Arc<Watch>>;
 
 /// One call's response, while the client may still want it.
 struct Watch {
@@ -89,7 +92,7 @@ struct Watched<S> {
     stream: Pin<Box<S>>,
     watch: Arc<Watch>,
     sessions: Arc<LocalSessionManager>,
-    calls: Arc<Mutex<HashMap<(SessionId, u64), Arc<Watch>>>>,
+    calls: Arc<Mutex<Calls>>,
     grace: Duration,
     /// The server ended the stream itself (a client may poll it again).
     ended: bool,
@@ -155,7 +158,7 @@ impl<S> Drop for Watched<S> {
 
 impl Watch {
     /// Marks the call settled and forgets it; whether it was not already.
-    fn settle(&self, calls: &Mutex<HashMap<(SessionId, u64), Arc<Watch>>>) -> bool {
+    fn settle(&self, calls: &Mutex<Calls>) -> bool {
         if self.settled.swap(true, Ordering::SeqCst) {
             return false;
         }
