@@ -11,7 +11,7 @@
 
 use std::future::Future;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
 use rmcp::model::{CallToolRequestParams, ServerCapabilities, ServerConfig};
@@ -170,4 +170,46 @@ fn http(c: &mut Criterion) {
 }
 
 criterion_group!(benches, duplex, http);
-criterion_main!(benches);
+
+/// `MCP_BENCH_COUNT=<calls>:<toolbox|rmcp>:<duplex|http>` makes that many
+/// calls of one server and exits, for counting instructions with
+/// `valgrind --tool=callgrind` (two counts apart, the set-up cancels out).
+fn count(spec: &str) {
+    let mut parts = spec.split(':');
+    let calls: usize = parts.next().and_then(|n| n.parse().ok()).expect("a count");
+    let server = parts.next().unwrap_or("toolbox");
+    let wire = parts.next().unwrap_or("duplex");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let client = match (server, wire) {
+            ("toolbox", "duplex") => over_duplex(toolbox_server().session()).await,
+            ("rmcp", "duplex") => over_duplex(RmcpServer::new()).await,
+            ("toolbox", _) => over_http(toolbox_server().streamable_http(http_config())).await,
+            _ => {
+                let theirs: StreamableHttpService<RmcpServer, LocalSessionManager> =
+                    StreamableHttpService::new(
+                        || Ok(RmcpServer::new()),
+                        Default::default(),
+                        http_config(),
+                    );
+                over_http(theirs).await
+            }
+        };
+        for _ in 0..calls {
+            one_call(&client).await;
+        }
+    });
+}
+
+fn main() {
+    if let Ok(spec) = std::env::var("MCP_BENCH_COUNT") {
+        count(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
