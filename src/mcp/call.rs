@@ -48,7 +48,9 @@ where
         .with_cancellation(scope.cancellation)
         .with_observer(scope.observer)
         .with_value(scope.peer);
-    let outcomes = match toolbox.run_on(&scope.driver, turn).await {
+    // Boxed: rmcp spawns the handler's future and moves it whole, and a
+    // turn's state machine is large; the box is one small pointer to move.
+    let outcomes = match Box::pin(toolbox.run_on(&scope.driver, turn)).await {
         Ok(outcomes) => outcomes,
         Err(never) => match never {},
     };

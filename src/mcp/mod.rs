@@ -71,6 +71,8 @@ mod elicit;
 mod error;
 #[cfg(feature = "mcp-server")]
 mod events;
+#[cfg(feature = "mcp-server")]
+mod http;
 mod increasing;
 #[cfg(feature = "mcp-server")]
 mod level;
@@ -86,11 +88,15 @@ mod remote;
 mod server;
 #[cfg(feature = "mcp-server")]
 mod session;
+#[cfg(feature = "mcp-server")]
+mod tokens;
 
 #[cfg(feature = "mcp-client")]
 pub use client::McpClient;
 #[cfg(feature = "mcp-server")]
 pub use error::{DeclarationError, ServeError};
+#[cfg(feature = "mcp-server")]
+pub use http::HttpSessions;
 #[cfg(feature = "mcp-client")]
 pub use remote::RemoteTool;
 #[cfg(feature = "mcp-server")]

@@ -36,6 +36,7 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 pub struct RemoteTool {
     connection: Arc<Connection>,
     name: String,
+    title: Option<String>,
     description: String,
     input: Schema,
     output: Schema,
@@ -59,6 +60,7 @@ impl RemoteTool {
         Self {
             connection,
             name: tool.name.into_owned(),
+            title: tool.title,
             description: tool.description.map(|d| d.into_owned()).unwrap_or_default(),
             input: Schema::from((*tool.input_schema).clone()),
             output: tool.output_schema.map_or_else(
@@ -267,6 +269,10 @@ impl Tool for RemoteTool {
 
     fn description(&self) -> &str {
         &self.description
+    }
+
+    fn title(&self) -> Option<&str> {
+        self.title.as_deref()
     }
 
     fn input_schema(&self) -> &Schema {

@@ -3,13 +3,14 @@
 #![allow(deprecated)] // MCP's logging capability, deprecated by SEP-2577, is still the 2025 revisions'.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool as McpTool};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use super::error::{DeclarationError, ServeError};
+use super::http::HttpSessions;
 use super::session::McpSession;
 use crate::provider::{Mcp, Provider};
 use crate::tool::LogLevel;
@@ -34,10 +35,13 @@ use crate::toolbox::Toolbox;
 ///   does not name) is an `invalid_params` error saying what did not fit.
 /// - The call's context ([`CallContext`](crate::tool::CallContext)) is
 ///   cancelled when the client cancels the request
-///   (`notifications/cancelled`) or goes away; its progress goes to the
+///   (`notifications/cancelled`) or goes away (over streamable HTTP, once the
+///   [`disconnect_grace`](Self::disconnect_grace) passed); its progress goes to the
 ///   client as `notifications/progress` when the request carries a
 ///   `_meta.progressToken` (strictly increasing: a report that does not go
-///   past the last one sent is dropped); its log messages go as
+///   past the last one sent is dropped; a token that a running call of the
+///   session already holds, which MCP forbids, gets no progress, so each
+///   token's notifications stay one call's); its log messages go as
 ///   `notifications/message` at or above the level the client set with
 ///   `logging/setLevel` ([`log_level`](Self::log_level) until it sets one).
 ///   Every notification of a call goes out before its answer.
@@ -76,6 +80,7 @@ pub struct McpServer {
     pub(super) config: Arc<ServerConfig>,
     pub(super) page_size: usize,
     pub(super) log_level: LogLevel,
+    pub(super) disconnect_grace: Duration,
 }
 
 impl McpServer {
@@ -93,6 +98,11 @@ impl McpServer {
 
     /// The default number of tools in a page of `tools/list`.
     pub const DEFAULT_PAGE_SIZE: usize = 100;
+
+    /// How long, by default, a call over streamable HTTP whose client went
+    /// away runs on, waiting for the client to resume its stream
+    /// ([`disconnect_grace`](Self::disconnect_grace)).
+    pub const DEFAULT_DISCONNECT_GRACE: Duration = Duration::from_secs(10);
 
     /// A server of `toolbox`'s tools, named after this crate until
     /// [`with_info`](Self::with_info) names it; log messages from
@@ -127,6 +137,7 @@ impl McpServer {
             config: Arc::new(config),
             page_size: Self::DEFAULT_PAGE_SIZE,
             log_level: LogLevel::Info,
+            disconnect_grace: Self::DEFAULT_DISCONNECT_GRACE,
         })
     }
 
@@ -155,6 +166,16 @@ impl McpServer {
     /// client that has not set a level.
     pub fn log_level(mut self, level: LogLevel) -> Self {
         self.log_level = level;
+        self
+    }
+
+    /// The same server, cancelling a call over streamable HTTP whose
+    /// client dropped its response stream (a connection cut, a process
+    /// gone) and did not resume it (`GET` with `Last-Event-ID`) within
+    /// `grace`. MCP asks a server not to read a disconnection alone as a
+    /// cancellation, as the client may resume: `grace` is that chance.
+    pub fn disconnect_grace(mut self, grace: Duration) -> Self {
+        self.disconnect_grace = grace;
         self
     }
 
@@ -188,15 +209,17 @@ impl McpServer {
 
     /// The server as rmcp's streamable HTTP service, a `tower` service to
     /// mount at the MCP endpoint (`/mcp`) of any HTTP server (hyper, axum):
-    /// a session per client, kept in memory.
+    /// a session per client, kept in memory ([`HttpSessions`]: a call
+    /// whose client went away is cancelled after the
+    /// [`disconnect_grace`](Self::disconnect_grace)).
     pub fn streamable_http(
         &self,
         config: StreamableHttpServerConfig,
-    ) -> StreamableHttpService<McpSession, LocalSessionManager> {
+    ) -> StreamableHttpService<McpSession, HttpSessions> {
         let server = self.clone();
         StreamableHttpService::new(
             move || Ok(server.session()),
-            Arc::new(LocalSessionManager::default()),
+            Arc::new(HttpSessions::new(self.disconnect_grace)),
             config,
         )
     }
@@ -208,6 +231,7 @@ impl std::fmt::Debug for McpServer {
             .field("tools", &self.tools.len())
             .field("page_size", &self.page_size)
             .field("log_level", &self.log_level)
+            .field("disconnect_grace", &self.disconnect_grace)
             .finish_non_exhaustive()
     }
 }

@@ -18,6 +18,7 @@ use super::events::{forwarding, observer};
 use super::level::{SessionLevel, from_rmcp};
 use super::list;
 use super::params;
+use super::tokens::ActiveTokens;
 
 /// The handler of one client's session ([`McpServer::session`]): the
 /// server's tools, and the logging level this client set. rmcp serves it
@@ -26,12 +27,17 @@ use super::params;
 pub struct McpSession {
     server: McpServer,
     level: SessionLevel,
+    tokens: ActiveTokens,
 }
 
 impl McpSession {
     pub(super) fn new(server: McpServer) -> Self {
         let level = SessionLevel::new(server.log_level);
-        Self { server, level }
+        Self {
+            server,
+            level,
+            tokens: ActiveTokens::default(),
+        }
     }
 }
 
@@ -98,7 +104,13 @@ impl ServerHandler for McpSession {
                 Some(json!({"tools": tools})),
             ));
         }
-        let token = context.meta.get_progress_token();
+        // A token a running call of the session already holds gets no
+        // progress: its notifications stay that call's.
+        let claim = context
+            .meta
+            .get_progress_token()
+            .and_then(|token| self.tokens.claim(token));
+        let token = claim.as_ref().map(|claim| claim.token().clone());
         let (observe, events) = observer(token.is_some(), self.level.clone());
         let modes = Modes::of(context.client_capabilities().as_ref());
         let scope = CallScope {
@@ -117,6 +129,7 @@ impl ServerHandler for McpSession {
         let lowered = forwarding(running, events, &context.peer, token)
             .await
             .ok_or_else(|| ErrorData::internal_error("the call was not answered", None))?;
+        drop(claim);
         lowered.into_call_tool_result()
     }
 }

@@ -12,6 +12,7 @@ use crate::{Lowered, ToolError, UnexpectedError};
 pub(crate) struct Definition {
     pub(crate) name: String,
     pub(crate) description: String,
+    pub(crate) title: Option<String>,
     pub(crate) input: Schema,
     pub(crate) output: Schema,
     pub(crate) model_facing: Schema,
@@ -39,6 +40,7 @@ impl Definition {
         Self {
             name,
             description,
+            title: None,
             input: input_schema::<Args>(),
             output: output_schema::<R::Value>(),
             model_facing: model_facing_schema::<R::Value, R::Error>(),
@@ -67,6 +69,25 @@ macro_rules! defined_tool {
             /// declarations carry it as annotations.
             pub fn with_safety(mut self, safety: $crate::tool::ToolSafety) -> Self {
                 self.definition.safety = safety;
+                self
+            }
+
+            /// The same tool with a name for people, `title` (MCP's
+            /// `Tool.title`, which clients show in place of the name).
+            ///
+            /// ```
+            /// use toolresult::tool::{self, Tool};
+            ///
+            /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+            /// struct City { city: String }
+            ///
+            /// let weather = tool::function("weather", "Weather in a city", |c: City| c.city)?
+            ///     .with_title("Weather");
+            /// assert_eq!(weather.title(), Some("Weather"));
+            /// # Ok::<(), toolresult::tool::InvalidToolName>(())
+            /// ```
+            pub fn with_title(mut self, title: impl Into<String>) -> Self {
+                self.definition.title = Some(title.into());
                 self
             }
 
@@ -128,6 +149,10 @@ macro_rules! definition_accessors {
 
         fn description(&self) -> &str {
             &self.definition.description
+        }
+
+        fn title(&self) -> Option<&str> {
+            self.definition.title.as_deref()
         }
 
         fn input_schema(&self) -> &schemars::Schema {

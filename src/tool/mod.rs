@@ -105,6 +105,12 @@ pub trait Tool: Send + Sync {
     /// What the tool does, for the model.
     fn description(&self) -> &str;
 
+    /// A name for people (MCP's `Tool.title`, shown by clients in place of
+    /// the name); by default none.
+    fn title(&self) -> Option<&str> {
+        None
+    }
+
     /// The schema of the arguments (a JSON object).
     fn input_schema(&self) -> &Schema;
 
@@ -170,6 +176,9 @@ macro_rules! forward_tool {
             }
             fn description(&self) -> &str {
                 (**self).description()
+            }
+            fn title(&self) -> Option<&str> {
+                (**self).title()
             }
             fn input_schema(&self) -> &Schema {
                 (**self).input_schema()

@@ -147,6 +147,9 @@ fn options_given(options: &Options) -> Option<proc_macro2::Span> {
     if let Some(description) = &options.description {
         return Some(description.span());
     }
+    if let Some(title) = &options.title {
+        return Some(title.span());
+    }
     if let Some(safety) = &options.safety {
         return Some(safety.span());
     }

@@ -58,7 +58,8 @@ use options::Options;
 ///   `serde_json::Value`, `()`, a canonical result), its output schema made
 ///   from the type.
 ///
-/// Options: `safety = ReadOnly` (any `ToolSafety` variant), `timeout =
+/// Options: `title = "..."` (a name for people, MCP's `Tool.title`),
+/// `safety = ReadOnly` (any `ToolSafety` variant), `timeout =
 /// "30s"` (`ms`, `s`, `m`, `h`, or `"none"`), `budget = <a Budget
 /// expression>`, `blocking` (a synchronous body that blocks its thread),
 /// `unexpected = <a fn(&UnexpectedError) -> ToolError>`.
@@ -76,7 +77,7 @@ use options::Options;
 /// /// # Arguments
 /// /// * `city` - the city to look up, in English
 /// /// * `days` - how many days ahead
-/// #[tool(safety = ReadOnly, timeout = "10s")]
+/// #[tool(title = "Weather", safety = ReadOnly, timeout = "10s")]
 /// fn get_weather(city: String, days: Option<u8>) -> ToolResult<Weather> {
 ///     match city.as_str() {
 ///         "Oslo" => ToolResult::ok(Weather { celsius: -3.5, days: days.unwrap_or(0) }),
@@ -90,6 +91,7 @@ use options::Options;
 /// use toolresult::Tool;
 /// let tool = get_weather::tool();
 /// assert_eq!(tool.description(), "Current weather for a city.");
+/// assert_eq!(tool.title(), Some("Weather"));
 /// assert_eq!(
 ///     tool.input_schema().pointer("/properties/city/description"),
 ///     Some(&serde_json::json!("the city to look up, in English"))

@@ -14,6 +14,8 @@ pub(crate) struct Options {
     pub(crate) name: Option<LitStr>,
     /// `description = "..."`: in place of the doc comment.
     pub(crate) description: Option<LitStr>,
+    /// `title = "..."`: a name for people (MCP's `Tool.title`).
+    pub(crate) title: Option<LitStr>,
     /// `safety = ReadOnly`: a `ToolSafety` variant.
     pub(crate) safety: Option<Ident>,
     /// `timeout = "30s"` (or `"none"`): the registration's timeout.
@@ -59,6 +61,16 @@ impl Options {
                 }
                 set(&mut self.description, lit, meta)
             }
+            "title" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                if lit.value().trim().is_empty() {
+                    return Err(syn::Error::new(
+                        lit.span(),
+                        "a tool's title is a name for people: write a few words, or leave `title` out",
+                    ));
+                }
+                set(&mut self.title, lit, meta)
+            }
             "safety" => {
                 let ident: Ident = meta.value()?.parse()?;
                 if !SAFETIES.contains(&ident.to_string().as_str()) {
@@ -90,9 +102,13 @@ impl Options {
         }
     }
 
-    /// The `ToolSafety`, `blocking` and `unexpected` calls on a built tool.
+    /// The `title`, `ToolSafety`, `blocking` and `unexpected` calls on a
+    /// built tool.
     pub(crate) fn builders(&self) -> TokenStream {
         let mut calls = TokenStream::new();
+        if let Some(title) = &self.title {
+            calls.extend(quote!(.with_title(#title)));
+        }
         if let Some(safety) = &self.safety {
             calls.extend(quote!(.with_safety(::toolresult::tool::ToolSafety::#safety)));
         }
@@ -126,7 +142,7 @@ impl Options {
 }
 
 fn unknown() -> &'static str {
-    "unknown `#[tool]` option: write `name = \"...\"`, `description = \"...\"`, `safety = ReadOnly`, `timeout = \"30s\"`, `budget = <Budget>`, `blocking` or `unexpected = <fn>`"
+    "unknown `#[tool]` option: write `name = \"...\"`, `description = \"...\"`, `title = \"...\"`, `safety = ReadOnly`, `timeout = \"30s\"`, `budget = <Budget>`, `blocking` or `unexpected = <fn>`"
 }
 
 fn set<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {

@@ -6,13 +6,15 @@ use serde::Serialize;
 use crate::tool::{Tool, ToolSafety, is_object_schema};
 
 /// An MCP `Tool`:
-/// `{"name","description","inputSchema","outputSchema"?,"annotations"}`.
+/// `{"name","title"?,"description","inputSchema","outputSchema"?,"annotations"}`.
 /// Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[must_use]
 pub struct McpDeclaration<'a> {
     name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
     description: &'a str,
     input_schema: &'a Schema,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -46,6 +48,12 @@ impl<'a> McpDeclaration<'a> {
         self.name
     }
 
+    /// The tool's title, a name for people, when it has one.
+    #[must_use]
+    pub fn title(&self) -> Option<&'a str> {
+        self.title
+    }
+
     /// The tool's description.
     #[must_use]
     pub fn description(&self) -> &'a str {
@@ -70,6 +78,7 @@ pub(super) fn declare<T: Tool + ?Sized>(tool: &T) -> McpDeclaration<'_> {
     let output = tool.output_schema();
     McpDeclaration {
         name: tool.name(),
+        title: tool.title(),
         description: tool.description(),
         input_schema: tool.input_schema(),
         output_schema: is_object_schema(output).then_some(output),

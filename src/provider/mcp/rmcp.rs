@@ -4,8 +4,9 @@
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::{CallToolResponse, CallToolResult};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde::Serialize;
+use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::read::from_value;
@@ -19,11 +20,41 @@ fn to_rmcp(
     result: &ToolResult,
     structured: Option<&RawValue>,
 ) -> Result<CallToolResult, ErrorData> {
+    if result.parts.is_empty() {
+        return Ok(text_only(
+            result.output.clone(),
+            result.is_error,
+            value_of(structured)?,
+        ));
+    }
     serde_json::to_value(render(result, structured))
         .and_then(serde_json::from_value)
-        .map_err(|err| {
-            ErrorData::internal_error(format!("cannot write the MCP result: {err}"), None)
-        })
+        .map_err(cannot_write)
+}
+
+/// The `CallToolResult` of a result with no parts, built directly: what
+/// reading [`render`]'s JSON back gives (one text block, `isError`, the
+/// `structuredContent`), without writing the JSON and taking it apart
+/// again through rmcp's untagged content blocks.
+fn text_only(output: String, is_error: bool, structured: Option<Value>) -> CallToolResult {
+    let mut answer = CallToolResult::success(vec![ContentBlock::text(output)]);
+    // Absent, as it is in the JSON `render` writes.
+    answer.result_type = None;
+    answer.is_error = Some(is_error);
+    answer.structured_content = structured;
+    answer
+}
+
+/// The `structuredContent` as a JSON value.
+fn value_of(structured: Option<&RawValue>) -> Result<Option<Value>, ErrorData> {
+    structured
+        .map(|raw| serde_json::from_str(raw.get()))
+        .transpose()
+        .map_err(cannot_write)
+}
+
+fn cannot_write(err: serde_json::Error) -> ErrorData {
+    ErrorData::internal_error(format!("cannot write the MCP result: {err}"), None)
 }
 
 /// An rmcp server tool can return the typed result as it is: it is lowered,
@@ -55,6 +86,10 @@ impl<T: Serialize, E: Serialize> IntoCallToolResult for crate::ToolResult<T, E> 
 /// The lowered result, with its `structuredContent`; its diagnostics stay behind.
 impl IntoCallToolResult for Lowered {
     fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        if self.result.parts.is_empty() {
+            let structured = value_of(self.structured_content())?;
+            return Ok(text_only(self.result.output, self.result.is_error, structured).into());
+        }
         Ok(to_rmcp(&self.result, self.structured_content())?.into())
     }
 }
@@ -87,5 +122,41 @@ impl TryFrom<CallToolResult> for ToolResult {
     /// on the result's JSON, under the default part limit.
     fn try_from(answer: CallToolResult) -> Result<Self, Self::Error> {
         Self::try_from(&answer)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What reading `render`'s JSON back gives: the long way the direct
+    /// build of a result with no parts must match.
+    fn read_back(result: &ToolResult, structured: Option<&RawValue>) -> CallToolResult {
+        serde_json::to_value(render(result, structured))
+            .and_then(serde_json::from_value)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_result_with_no_parts_is_built_as_its_json_reads_back() {
+        let structured =
+            RawValue::from_string(r#"{"celsius":-3.5,"list":[1,"a"]}"#.to_owned()).unwrap();
+        let cases = [
+            (
+                ToolResult::ok(r#"{"celsius":-3.5,"list":[1,"a"]}"#),
+                Some(&*structured),
+            ),
+            (ToolResult::ok("42"), None),
+            (ToolResult::ok(""), None),
+            (ToolResult::error(r#"{"error":{"message":"no"}}"#), None),
+        ];
+        for (result, structured) in cases {
+            let direct = to_rmcp(&result, structured).unwrap();
+            assert_eq!(direct, read_back(&result, structured), "{result:?}");
+            assert_eq!(
+                serde_json::to_string(&direct).unwrap(),
+                serde_json::to_string(&render(&result, structured)).unwrap()
+            );
+        }
     }
 }

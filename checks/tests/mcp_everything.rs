@@ -1,0 +1,263 @@
+//! The tools of a real MCP server this repository did not write, the
+//! reference server `@modelcontextprotocol/server-everything` (npm,
+//! version 2026.8.31, on Node 22), consumed through `McpClient` over its
+//! child process's stdio and run in one `Toolbox` beside an in-process
+//! tool: declarations from its `tools/list`, results, its progress reaching
+//! the turn's observer, an `isError` result, a cancellation.
+//!
+//! Needs the server and Node 22: `.ci/mcp-servers.sh` installs both under
+//! `.ci/.conformance` (found there), or set `MCP_EVERYTHING_SERVER` to the
+//! server's `dist/index.js` and `MCP_NODE` to a `node` of version 22 or
+//! newer. Without them each test says it was skipped and passes.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+use toolresult::mcp::McpClient;
+use toolresult::provider::Call;
+use toolresult::tool::{self, Arguments, CallEvent, Tool as _, ToolSafety};
+use toolresult::toolbox::{Toolbox, Turn};
+
+const VERSION: &str = "2026.8.31";
+
+/// The server's script and the `node` to run it with: the environment's,
+/// or what `.ci/mcp-servers.sh` installed.
+fn server() -> Option<(PathBuf, PathBuf)> {
+    let installed =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../.ci/.conformance/node_modules");
+    let script = std::env::var_os("MCP_EVERYTHING_SERVER").map_or_else(
+        || installed.join("@modelcontextprotocol/server-everything/dist/index.js"),
+        PathBuf::from,
+    );
+    let node =
+        std::env::var_os("MCP_NODE").map_or_else(|| installed.join(".bin/node"), PathBuf::from);
+    if script.is_file() && node.is_file() {
+        Some((script, node))
+    } else {
+        println!(
+            "skipped: needs @modelcontextprotocol/server-everything@{VERSION} and Node 22; \
+             install both with `.ci/mcp-servers.sh` (or set MCP_EVERYTHING_SERVER to its \
+             dist/index.js and MCP_NODE to a node 22)"
+        );
+        None
+    }
+}
+
+/// The server as a child process, connected; the child, killed on drop.
+async fn connect(script: &PathBuf, node: &PathBuf) -> (McpClient, tokio::process::Child) {
+    let mut child = tokio::process::Command::new(node)
+        .arg(script)
+        .arg("stdio")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let client = McpClient::connect((stdout, stdin)).await.unwrap();
+    (client, child)
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct City {
+    city: String,
+}
+
+/// The server's tools, and an in-process `local_echo`, in one toolbox.
+async fn toolbox(client: &McpClient) -> Toolbox {
+    let mut toolbox = Toolbox::new().timeout(Duration::from_secs(20));
+    for remote in client.tools().await.unwrap() {
+        toolbox.register(remote).unwrap();
+    }
+    toolbox
+        .register(
+            tool::function("local_echo", "Echo a city", |c: City| c.city)
+                .unwrap()
+                .with_safety(ToolSafety::ReadOnly),
+        )
+        .unwrap();
+    toolbox
+}
+
+fn call(id: &str, name: &str, arguments: Value) -> Call {
+    Call::new(id, name, Arguments::Json(arguments))
+}
+
+async fn bounded(test: impl std::future::Future<Output = ()>) {
+    tokio::time::timeout(Duration::from_secs(60), test)
+        .await
+        .expect("the test did not finish in time");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_tools_are_declared_from_its_tools_list() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child) = connect(&script, &node).await;
+        let toolbox = toolbox(&client).await;
+        let names: Vec<&str> = toolbox.names().collect();
+        for expected in [
+            "echo",
+            "get-sum",
+            "get-structured-content",
+            "trigger-long-running-operation",
+            "local_echo",
+        ] {
+            assert!(names.contains(&expected), "{expected} in {names:?}");
+        }
+        let echo = toolbox.get("echo").unwrap();
+        assert_eq!(echo.description(), "Echoes back the input string");
+        assert_eq!(echo.title(), Some("Echo Tool"));
+        let schema = serde_json::to_value(echo.input_schema()).unwrap();
+        assert_eq!(schema["type"], "object");
+        assert_eq!(schema["properties"]["message"]["type"], "string");
+        assert_eq!(schema["required"], json!(["message"]));
+        // The server's annotations are its word: the tool claims nothing
+        // until the user trusts them.
+        assert_eq!(echo.safety(), ToolSafety::Destructive);
+        let trusted = client
+            .tools()
+            .await
+            .unwrap()
+            .into_iter()
+            .find(|t| t.name() == "echo")
+            .unwrap()
+            .trusting_annotations();
+        assert_eq!(trusted.safety(), ToolSafety::ReadOnly, "readOnlyHint");
+        let structured = toolbox.get("get-structured-content").unwrap();
+        let output = serde_json::to_value(structured.output_schema()).unwrap();
+        assert_eq!(output["properties"]["temperature"]["type"], "number");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_turn_runs_its_tools_beside_a_local_one_with_progress_and_error_results() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child) = connect(&script, &node).await;
+        let toolbox = toolbox(&client).await;
+        let progress = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&progress);
+        let turn = Turn::new([
+            call("c1", "echo", json!({"message": "hi"})),
+            call("c2", "get-sum", json!({"a": 2, "b": 40})),
+            call("c3", "local_echo", json!({"city": "Oslo"})),
+            call(
+                "c4",
+                "get-structured-content",
+                json!({"location": "Chicago"}),
+            ),
+            call("c5", "get-sum", json!({"a": "two", "b": 40})),
+            call(
+                "c6",
+                "trigger-long-running-operation",
+                json!({"duration": 0.5, "steps": 5}),
+            ),
+        ])
+        .with_observer(move |event: &CallEvent<'_>| {
+            if let CallEvent::Progress {
+                call_id,
+                done,
+                total,
+                ..
+            } = *event
+            {
+                sink.lock().unwrap().push((call_id.to_owned(), done, total));
+            }
+        });
+        let done = toolbox.run(turn).await;
+        assert_eq!(done[0].lowered.result.output, "Echo: hi");
+        assert!(!done[0].lowered.result.is_error);
+        assert_eq!(done[1].lowered.result.output, "The sum of 2 and 40 is 42.");
+        assert_eq!(done[2].lowered.result.output, "Oslo");
+        assert_eq!(
+            done[3].lowered.structured_content().map(|raw| raw.get()),
+            Some(r#"{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}"#)
+        );
+        // The server's `isError` result is an error result.
+        assert!(done[4].lowered.result.is_error);
+        assert!(
+            done[4]
+                .lowered
+                .result
+                .output
+                .contains("Input validation error"),
+            "{}",
+            done[4].lowered.result.output
+        );
+        assert_eq!(
+            done[5].lowered.result.output,
+            "Long running operation completed. Duration: 0.5 seconds, Steps: 5."
+        );
+        // Its progress reached the turn's observer, strictly increasing.
+        let progress = progress.lock().unwrap().clone();
+        let c6: Vec<(f64, Option<f64>)> = progress
+            .iter()
+            .filter(|(id, ..)| id == "c6")
+            .map(|&(_, done, total)| (done, total))
+            .collect();
+        assert!(!c6.is_empty(), "{progress:?}");
+        assert!(c6.windows(2).all(|pair| pair[0].0 < pair[1].0), "{c6:?}");
+        assert!(
+            c6.iter()
+                .all(|&(done, total)| (1.0..=5.0).contains(&done) && total == Some(5.0)),
+            "{c6:?}"
+        );
+        assert!(progress.iter().all(|(id, ..)| id == "c6"), "{progress:?}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_turn_stops_waiting_for_the_server_which_serves_on() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child) = connect(&script, &node).await;
+        let toolbox = toolbox(&client).await;
+        let token = CancellationToken::new();
+        let cancel = token.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            cancel.cancel();
+        });
+        let started = Instant::now();
+        let turn = Turn::new([
+            call(
+                "c1",
+                "trigger-long-running-operation",
+                json!({"duration": 30, "steps": 30}),
+            ),
+            call("c2", "local_echo", json!({"city": "Lima"})),
+        ])
+        .with_cancellation(token);
+        let done = toolbox.run(turn).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            done[0].lowered.result.output,
+            r#"{"error":{"message":"the call was cancelled before it finished"}}"#
+        );
+        assert_eq!(done[1].lowered.result.output, "Lima");
+        // The server took the cancellation and serves the next call.
+        let after = toolbox
+            .run([call("c3", "echo", json!({"message": "still here"}))])
+            .await;
+        assert_eq!(after[0].lowered.result.output, "Echo: still here");
+    })
+    .await;
+}
