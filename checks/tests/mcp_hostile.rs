@@ -211,7 +211,8 @@ impl Raw {
 
 /// An argument past what the transport takes is refused before it is
 /// read into memory: over streamable HTTP a JSON-RPC body past 4 MiB
-/// (rmcp's limit) is answered `413` at once, an error for the call; over
+/// (rmcp's limit) is answered `413` at once (or, to a client still
+/// sending, the connection closed), an error for the call; over
 /// stdio a line past 16 MiB (rmcp's limit) is dropped unread, and the
 /// session goes on. Below the limit the tool gets the argument whole.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -232,9 +233,12 @@ async fn huge_arguments_are_refused_and_the_session_goes_on() {
             "refused in {:?}",
             started.elapsed()
         );
+        // The server answers 413 before the body is read; a client still
+        // sending it may see the connection closed first instead.
+        let refused = refused.to_string();
         assert!(
-            refused.to_string().contains("413"),
-            "an HTTP 413 for the call: {refused}"
+            refused.contains("413") || refused.contains("error sending request"),
+            "an HTTP 413, or the connection closed, for the call: {refused}"
         );
         let under = "x".repeat(3 * MIB);
         let sized = client
