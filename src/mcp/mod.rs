@@ -95,8 +95,6 @@ mod tokens;
 pub use client::McpClient;
 #[cfg(feature = "mcp-server")]
 pub use error::{DeclarationError, ServeError};
-#[cfg(feature = "mcp-server")]
-pub use http::HttpSessions;
 #[cfg(feature = "mcp-client")]
 pub use remote::RemoteTool;
 #[cfg(feature = "mcp-server")]

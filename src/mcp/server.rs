@@ -209,9 +209,11 @@ impl McpServer {
 
     /// The server as rmcp's streamable HTTP service, a `tower` service to
     /// mount at the MCP endpoint (`/mcp`) of any HTTP server (hyper, axum):
-    /// a session per client, kept in memory ([`HttpSessions`]: a call
-    /// whose client went away is cancelled after the
-    /// [`disconnect_grace`](Self::disconnect_grace)).
+    /// a session per client, kept in memory (rmcp's in-memory sessions,
+    /// watched: a call whose client went away is cancelled after the
+    /// [`disconnect_grace`](Self::disconnect_grace)). The session manager's
+    /// type is not named by this crate; keep the service as
+    /// `impl tower::Service` or let inference name it.
     pub fn streamable_http(
         &self,
         config: StreamableHttpServerConfig,
