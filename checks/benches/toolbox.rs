@@ -9,13 +9,18 @@
 //! - `anthropic_images`: a turn of 16 results with a 1 MiB image each,
 //!   rendered for Anthropic into a writer (the peak heap of the same
 //!   rendering is asserted in `tests/toolbox_memory.rs`).
+//!
+//! For instruction counts, `TOOLBOX_ONE_CALL_COUNT=<turns>:<glue|toolbox>`
+//! makes that many one-call turns and exits: run it under
+//! `valgrind --tool=callgrind` at two counts (1000 and 2000, say) and take
+//! the difference, so that the set-up cancels out.
 
 mod common;
 
 use std::io::Write;
 use std::time::Duration;
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::{Criterion, black_box, criterion_group};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult as Canonical};
@@ -84,20 +89,29 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
-fn one_call(c: &mut Criterion) {
-    let runtime = runtime();
+/// The toolbox of the one-call bench: one trivial tool.
+fn add_toolbox() -> Toolbox {
     let mut toolbox = Toolbox::new();
     toolbox
         .register(
             tool::function("add", "Add two integers", |args: Add| add(args).to_string()).unwrap(),
         )
         .unwrap();
+    toolbox
+}
+
+/// What the crate's user writes: read the calls, run the turn, reply.
+async fn with_toolbox(toolbox: &Toolbox, message: &str) -> String {
+    let calls = OpenAiChat::read_calls(message).unwrap();
+    let outcomes = toolbox.run(calls).await;
+    serde_json::to_string(&OpenAiChat::reply(&outcomes, PartPolicy::Strict).unwrap()).unwrap()
+}
+
+fn one_call(c: &mut Criterion) {
+    let runtime = runtime();
+    let toolbox = add_toolbox();
     let toolbox = &toolbox;
-    let ours = |message: &'static str| async move {
-        let calls = OpenAiChat::read_calls(message).unwrap();
-        let outcomes = toolbox.run(calls).await;
-        serde_json::to_string(&OpenAiChat::reply(&outcomes, PartPolicy::Strict).unwrap()).unwrap()
-    };
+    let ours = |message: &'static str| with_toolbox(toolbox, message);
     assert_eq!(runtime.block_on(ours(MESSAGE)), hand_written_glue(MESSAGE));
     let mut group = c.benchmark_group("toolbox/one_call (OpenAI Chat JSON in, JSON out)");
     group.bench_function("hand-written serde glue", |b| {
@@ -185,4 +199,31 @@ criterion_group! {
     config = common::criterion();
     targets = one_call, sixteen_waits, anthropic_images
 }
-criterion_main!(benches);
+
+/// `TOOLBOX_ONE_CALL_COUNT=<turns>:<glue|toolbox>`: that many one-call
+/// turns, for counting instructions.
+fn count(spec: &str) {
+    let (turns, which) = spec.split_once(':').unwrap_or((spec, "toolbox"));
+    let turns: usize = turns.parse().expect("a count of turns");
+    if which == "glue" {
+        for _ in 0..turns {
+            black_box(hand_written_glue(black_box(MESSAGE)));
+        }
+        return;
+    }
+    let toolbox = add_toolbox();
+    runtime().block_on(async {
+        for _ in 0..turns {
+            black_box(with_toolbox(&toolbox, black_box(MESSAGE)).await);
+        }
+    });
+}
+
+fn main() {
+    if let Ok(spec) = std::env::var("TOOLBOX_ONE_CALL_COUNT") {
+        count(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -3,12 +3,13 @@
 
 #![allow(deprecated)] // MCP's logging utility, deprecated by SEP-2577, is still the 2025 revisions'.
 
+use std::collections::VecDeque;
 use std::future::Future;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken};
 use rmcp::service::{Peer, RoleServer};
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
-use tokio_util::sync::CancellationToken;
+use tokio::sync::Notify;
 
 use super::increasing::Increasing;
 use super::level::{SessionLevel, to_rmcp};
@@ -29,84 +30,123 @@ pub(super) enum Event {
     },
 }
 
-/// The observer of one call's events: a progress report when the request
-/// asked for progress, a log message at or above the session's level, each
-/// queued in the order the tool sends them; anything else costs nothing.
-pub(super) fn observer(
+/// The events of one call on their way to the client: a progress report
+/// when the request asked for progress, a log message at or above the
+/// session's level, each queued in the order the tool sends them; anything
+/// else costs nothing. One shared queue and one wake-up: a call that
+/// reports nothing (most) pays for no channel.
+pub(super) struct Events {
+    queue: Mutex<Queue>,
+    ready: Notify,
     progress: bool,
     level: SessionLevel,
-) -> (
-    impl Fn(&CallEvent<'_>) + Send + Sync + 'static,
-    UnboundedReceiver<Event>,
-) {
-    let (sender, receiver) = unbounded_channel();
-    let observe = move |event: &CallEvent<'_>| queue(&sender, progress, &level, event);
-    (observe, receiver)
 }
 
-fn queue(
-    sender: &UnboundedSender<Event>,
-    progress: bool,
-    level: &SessionLevel,
-    event: &CallEvent<'_>,
-) {
-    let event = match *event {
-        CallEvent::Progress {
-            done,
-            total,
-            message,
-            ..
-        } if progress => Event::Progress {
-            done,
-            total,
-            message: message.map(str::to_owned),
-        },
-        CallEvent::Log {
-            tool,
-            level: at,
-            message,
-            ..
-        } if level.admits(at) => Event::Log {
-            level: at,
-            tool: tool.to_owned(),
-            message: message.to_owned(),
-        },
-        _ => return,
-    };
-    // The receiver is gone once the call is answered: a late event of a
-    // tool still running (a blocking one past its timeout) goes nowhere.
-    let _ = sender.send(event);
+#[derive(Default)]
+struct Queue {
+    events: VecDeque<Event>,
+    /// The call is answered: a late event of a tool still running (a
+    /// blocking one past its timeout) goes nowhere.
+    answered: bool,
 }
 
-/// Runs `call` while sending its events to `peer` in order, then sends
+impl Events {
+    pub(super) fn new(progress: bool, level: SessionLevel) -> Arc<Self> {
+        Arc::new(Self {
+            queue: Mutex::default(),
+            ready: Notify::new(),
+            progress,
+            level,
+        })
+    }
+
+    /// The observer of the call, for its turn.
+    pub(super) fn observer(self: &Arc<Self>) -> impl Fn(&CallEvent<'_>) + Send + Sync + 'static {
+        let events = Arc::clone(self);
+        move |event: &CallEvent<'_>| events.queue(event)
+    }
+
+    fn queue(&self, event: &CallEvent<'_>) {
+        let event = match *event {
+            CallEvent::Progress {
+                done,
+                total,
+                message,
+                ..
+            } if self.progress => Event::Progress {
+                done,
+                total,
+                message: message.map(str::to_owned),
+            },
+            CallEvent::Log {
+                tool,
+                level: at,
+                message,
+                ..
+            } if self.level.admits(at) => Event::Log {
+                level: at,
+                tool: tool.to_owned(),
+                message: message.to_owned(),
+            },
+            _ => return,
+        };
+        {
+            let mut queue = self.lock();
+            if queue.answered {
+                return;
+            }
+            queue.events.push_back(event);
+        }
+        self.ready.notify_one();
+    }
+
+    /// What is queued, and whether the call is answered.
+    fn take(&self) -> (VecDeque<Event>, bool) {
+        let mut queue = self.lock();
+        (std::mem::take(&mut queue.events), queue.answered)
+    }
+
+    fn answered(&self) {
+        self.lock().answered = true;
+        self.ready.notify_one();
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Runs `call` while sending its `events` to `peer` in order, then sends
 /// what is still queued when it ends, before its answer: every
 /// notification of a request goes out before the request's response.
 /// Runs in the handler's own task, so rmcp routes the notifications to
 /// the request's stream.
 pub(super) async fn forwarding<F: Future>(
     call: F,
-    mut events: UnboundedReceiver<Event>,
+    events: &Events,
     peer: &Peer<RoleServer>,
     token: Option<ProgressToken>,
 ) -> F::Output {
-    let finished = CancellationToken::new();
     let mut increasing = Increasing::default();
     let running = async {
         let answered = call.await;
-        finished.cancel();
+        events.answered();
         answered
     };
     let sending = async {
         loop {
-            tokio::select! {
-                biased;
-                Some(event) = events.recv() => send(peer, token.as_ref(), &mut increasing, event).await,
-                () = finished.cancelled() => break,
+            // `notify_one` keeps a wake-up for a queue nobody waits on
+            // yet, so an event queued between the take and the wait is
+            // not missed.
+            let (queued, answered) = events.take();
+            for event in queued {
+                send(peer, token.as_ref(), &mut increasing, event).await;
             }
-        }
-        events.close();
-        while let Ok(event) = events.try_recv() {
-            send(peer, token.as_ref(), &mut increasing, event).await;
+            if answered {
+                // Nothing is queued once the call is answered.
+                break;
+            }
+            events.ready.notified().await;
         }
     };
     let (answered, ()) = tokio::join!(running, sending);
@@ -156,7 +196,8 @@ mod tests {
 
     #[test]
     fn the_observer_queues_what_the_client_asked_for() {
-        let (observe, mut events) = observer(false, SessionLevel::new(LogLevel::Warning));
+        let events = Events::new(false, SessionLevel::new(LogLevel::Warning));
+        let observe = events.observer();
         let progress = CallEvent::Progress {
             call_id: "1",
             tool: "t",
@@ -179,14 +220,18 @@ mod tests {
         observe(&progress);
         observe(&info);
         observe(&error);
+        events.answered();
+        observe(&error);
+        let (queued, answered) = events.take();
         assert_eq!(
-            events.try_recv().unwrap(),
-            Event::Log {
+            Vec::from(queued),
+            [Event::Log {
                 level: LogLevel::Error,
                 tool: "t".into(),
                 message: "loud".into()
-            }
+            }],
+            "one message admitted, none after the answer"
         );
-        assert!(events.try_recv().is_err());
+        assert!(answered);
     }
 }

@@ -14,7 +14,7 @@ use serde_json::json;
 use super::McpServer;
 use super::call::{self, CallScope};
 use super::elicit::{Elicit, Modes};
-use super::events::{forwarding, observer};
+use super::events::{Events, forwarding};
 use super::level::{SessionLevel, from_rmcp};
 use super::list;
 use super::params;
@@ -111,11 +111,11 @@ impl ServerHandler for McpSession {
             .get_progress_token()
             .and_then(|token| self.tokens.claim(token));
         let token = claim.as_ref().map(|claim| claim.token().clone());
-        let (observe, events) = observer(token.is_some(), self.level.clone());
+        let events = Events::new(token.is_some(), self.level.clone());
         let modes = Modes::of(context.client_capabilities().as_ref());
         let scope = CallScope {
             cancellation: context.ct.clone(),
-            observer: observe,
+            observer: events.observer(),
             peer: context.peer.clone(),
             driver: Elicit::new(context.peer.clone(), modes),
         };
@@ -126,7 +126,7 @@ impl ServerHandler for McpSession {
             request.arguments,
             scope,
         );
-        let lowered = forwarding(running, events, &context.peer, token)
+        let lowered = forwarding(running, &events, &context.peer, token)
             .await
             .ok_or_else(|| ErrorData::internal_error("the call was not answered", None))?;
         drop(claim);
