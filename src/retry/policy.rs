@@ -229,7 +229,10 @@ impl RetryPolicy {
         input: &I,
         attempt: u32,
     ) -> Decision {
-        self.assess(safety, input, attempt).0
+        match self.assess(safety, input, attempt) {
+            Ok((delay, _)) => Decision::Retry(delay),
+            Err(reason) => Decision::Stop(reason),
+        }
     }
 
     /// [`decide`](Self::decide), and when it says retry, tells the `on_retry`
@@ -241,9 +244,8 @@ impl RetryPolicy {
         input: &I,
         attempt: u32,
     ) -> Decision {
-        let (decision, classification) = self.assess(safety, input, attempt);
-        match decision {
-            Decision::Retry(delay) => {
+        match self.assess(safety, input, attempt) {
+            Ok((delay, classification)) => {
                 let event = RetryEvent {
                     attempt: attempt.max(1),
                     delay,
@@ -253,13 +255,14 @@ impl RetryPolicy {
                     retry_after: input.retry_after(),
                 };
                 self.notify(&event);
+                Decision::Retry(delay)
             }
-            Decision::Stop(_reason) => {
+            Err(reason) => {
                 #[cfg(feature = "tracing")]
-                super::event::trace_stop(attempt.max(1), _reason, input.source_type_name());
+                super::event::trace_stop(attempt.max(1), reason, input.source_type_name());
+                Decision::Stop(reason)
             }
         }
-        decision
     }
 
     /// Tells the `on_retry` callback, and `tracing` with the `tracing`
@@ -323,29 +326,21 @@ impl RetryPolicy {
         }
     }
 
+    /// A retry's delay and the failure's classification, or why not to
+    /// retry (classifying nothing that is not retried).
     fn assess<I: RetryInput + ?Sized>(
         &self,
         safety: ToolSafety,
         input: &I,
         attempt: u32,
-    ) -> (Decision, Classification) {
+    ) -> Result<(Duration, Classification), StopReason> {
         let attempt = attempt.max(1);
-        let classification = match self.retryable(safety, input) {
-            Ok(classification) => classification,
-            Err(reason) => return (Decision::Stop(reason), self.classification(input)),
-        };
+        let classification = self.retryable(safety, input)?;
         if attempt >= self.max_attempts {
-            return (
-                Decision::Stop(StopReason::AttemptsExhausted { attempts: attempt }),
-                classification,
-            );
+            return Err(StopReason::AttemptsExhausted { attempts: attempt });
         }
-        let decision = match self.with_retry_after(self.backoff_delay(attempt), input.retry_after())
-        {
-            Ok(delay) => Decision::Retry(delay),
-            Err(reason) => Decision::Stop(reason),
-        };
-        (decision, classification)
+        let delay = self.with_retry_after(self.backoff_delay(attempt), input.retry_after())?;
+        Ok((delay, classification))
     }
 }
 
