@@ -194,6 +194,9 @@ fn server(waiting: &Waiting) -> McpServer {
 #[derive(Clone, Default)]
 struct Client {
     elicit: Option<ElicitationAction>,
+    /// Never answers an elicitation; records when the server withdraws it.
+    silent: bool,
+    withdrawn: Arc<AtomicBool>,
     progress: Arc<Mutex<Vec<ProgressNotificationParam>>>,
     logs: Arc<Mutex<Vec<LoggingMessageNotificationParam>>>,
     asked: Arc<Mutex<Vec<ElicitRequestParams>>>,
@@ -220,9 +223,14 @@ impl ClientHandler for Client {
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
-        _: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         self.asked.lock().unwrap().push(request);
+        if self.silent {
+            context.ct.cancelled().await;
+            self.withdrawn.store(true, Ordering::SeqCst);
+            return Err(ErrorData::internal_error("withdrawn", None));
+        }
         Ok(match self.elicit.clone() {
             Some(ElicitationAction::Accept) => {
                 ElicitResult::new(ElicitationAction::Accept).with_content(json!({"name": "Ada"}))
@@ -608,6 +616,31 @@ async fn a_parked_call_asks_the_client_and_runs_again_with_its_answer() {
                 );
                 client.cancel().await.unwrap();
             }
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_never_answers_gets_the_pending_result_after_the_timeout() {
+    bounded(async {
+        for wire in WIRES {
+            let server =
+                server(&Waiting::default()).elicitation_timeout(Duration::from_millis(300));
+            let seen = Client {
+                silent: true,
+                ..Client::answering(ElicitationAction::Accept)
+            };
+            let client = connect(&server, seen.clone(), wire).await;
+            let parked = client.call_tool(call("greet", json!({}))).await.unwrap();
+            assert_eq!(seen.asked.lock().unwrap().len(), 1, "{wire:?}");
+            let read = toolresult::canonical::ToolResult::try_from(&parked).unwrap();
+            assert_eq!(read.output, "What is your name?", "{wire:?}");
+            // The client was told the question is withdrawn.
+            while !seen.withdrawn.load(Ordering::SeqCst) {
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            client.cancel().await.unwrap();
         }
     })
     .await;

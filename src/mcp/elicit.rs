@@ -54,14 +54,17 @@ impl Modes {
 pub(super) struct Elicit {
     peer: Peer<RoleServer>,
     modes: Modes,
+    /// How long the client has to answer each elicitation.
+    timeout: Duration,
     asked: AtomicU32,
 }
 
 impl Elicit {
-    pub(super) fn new(peer: Peer<RoleServer>, modes: Modes) -> Self {
+    pub(super) fn new(peer: Peer<RoleServer>, modes: Modes, timeout: Duration) -> Self {
         Self {
             peer,
             modes,
+            timeout,
             asked: AtomicU32::new(0),
         }
     }
@@ -96,12 +99,12 @@ impl Driver for Elicit {
         let Some(params) = params(request, self.modes) else {
             return Ok(None);
         };
-        // A client that fails to answer leaves the call parked: its
-        // pending request is the answer, as for a client that cannot be
-        // asked.
+        // A client that fails to answer, or does not answer in time (rmcp
+        // then cancels the request), leaves the call parked: its pending
+        // request is the answer, as for a client that cannot be asked.
         Ok(self
             .peer
-            .create_elicitation(params)
+            .create_elicitation_with_timeout(params, Some(self.timeout))
             .await
             .ok()
             .map(|result| answer(&request.id, result)))

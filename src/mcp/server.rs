@@ -48,7 +48,9 @@ use crate::toolbox::Toolbox;
 /// - A call that parks on a [`Request`](crate::canonical::Request) asks a
 ///   client that declared the elicitation capability
 ///   (`elicitation/create`, see [`mcp`](super)), and runs again with its
-///   answer; a client without the capability gets the pending result.
+///   answer; a client without the capability, or one that does not answer
+///   within the [`elicitation_timeout`](Self::elicitation_timeout), gets
+///   the pending result.
 /// - The client's peer (`rmcp::Peer<rmcp::RoleServer>`) is attached to
 ///   each call's context ([`CallContext::get`](crate::tool::CallContext::get)),
 ///   for a tool that asks the client something of its own.
@@ -81,6 +83,7 @@ pub struct McpServer {
     pub(super) page_size: usize,
     pub(super) log_level: LogLevel,
     pub(super) disconnect_grace: Duration,
+    pub(super) elicitation_timeout: Duration,
 }
 
 impl McpServer {
@@ -103,6 +106,10 @@ impl McpServer {
     /// away runs on, waiting for the client to resume its stream
     /// ([`disconnect_grace`](Self::disconnect_grace)).
     pub const DEFAULT_DISCONNECT_GRACE: Duration = Duration::from_secs(10);
+
+    /// How long, by default, a parked call waits for its client to answer
+    /// an `elicitation/create` ([`elicitation_timeout`](Self::elicitation_timeout)).
+    pub const DEFAULT_ELICITATION_TIMEOUT: Duration = Duration::from_secs(600);
 
     /// A server of `toolbox`'s tools, named after this crate until
     /// [`with_info`](Self::with_info) names it; log messages from
@@ -138,6 +145,7 @@ impl McpServer {
             page_size: Self::DEFAULT_PAGE_SIZE,
             log_level: LogLevel::Info,
             disconnect_grace: Self::DEFAULT_DISCONNECT_GRACE,
+            elicitation_timeout: Self::DEFAULT_ELICITATION_TIMEOUT,
         })
     }
 
@@ -176,6 +184,17 @@ impl McpServer {
     /// cancellation, as the client may resume: `grace` is that chance.
     pub fn disconnect_grace(mut self, grace: Duration) -> Self {
         self.disconnect_grace = grace;
+        self
+    }
+
+    /// The same server, waiting at most `limit` for a client to answer an
+    /// `elicitation/create` (a person may take minutes; a client that
+    /// never answers must not hold the call for ever, as MCP asks of every
+    /// request a server sends). Past it, the request is cancelled
+    /// (`notifications/cancelled` to the client) and the call is answered
+    /// with its pending result, as for a client that cannot be asked.
+    pub fn elicitation_timeout(mut self, limit: Duration) -> Self {
+        self.elicitation_timeout = limit;
         self
     }
 
@@ -234,6 +253,7 @@ impl std::fmt::Debug for McpServer {
             .field("page_size", &self.page_size)
             .field("log_level", &self.log_level)
             .field("disconnect_grace", &self.disconnect_grace)
+            .field("elicitation_timeout", &self.elicitation_timeout)
             .finish_non_exhaustive()
     }
 }

@@ -117,7 +117,7 @@ impl ServerHandler for McpSession {
             cancellation: context.ct.clone(),
             observer: events.observer(),
             peer: context.peer.clone(),
-            driver: Elicit::new(context.peer.clone(), modes),
+            driver: Elicit::new(context.peer.clone(), modes, self.server.elicitation_timeout),
         };
         let running = call::run(
             &self.server.toolbox,
