@@ -212,7 +212,10 @@ impl McpServer {
     }
 
     /// Serves one session on this process's stdin and stdout, until the
-    /// client closes it.
+    /// client closes it. A message longer than 16 MiB (rmcp's line limit)
+    /// is dropped unread and unanswered, and the session goes on; over
+    /// [`streamable_http`](Self::streamable_http) a body past 4 MiB is
+    /// answered `413`.
     ///
     /// # Errors
     /// The session did not start, or its task stopped in a panic.
