@@ -45,9 +45,9 @@ pub(super) struct Events {
 #[derive(Default)]
 struct Queue {
     events: VecDeque<Event>,
-    /// The call is answered: a late event of a tool still running (a
-    /// blocking one past its timeout) goes nowhere.
-    answered: bool,
+    /// The call is answered, or its handler gone: a late event of a tool
+    /// still running (a blocking one past its timeout) goes nowhere.
+    closed: bool,
 }
 
 impl Events {
@@ -92,7 +92,7 @@ impl Events {
         };
         {
             let mut queue = self.lock();
-            if queue.answered {
+            if queue.closed {
                 return;
             }
             queue.events.push_back(event);
@@ -100,14 +100,15 @@ impl Events {
         self.ready.notify_one();
     }
 
-    /// What is queued, and whether the call is answered.
+    /// What is queued, and whether the queue is closed.
     fn take(&self) -> (VecDeque<Event>, bool) {
         let mut queue = self.lock();
-        (std::mem::take(&mut queue.events), queue.answered)
+        (std::mem::take(&mut queue.events), queue.closed)
     }
 
-    fn answered(&self) {
-        self.lock().answered = true;
+    /// Takes no more events.
+    fn close(&self) {
+        self.lock().closed = true;
         self.ready.notify_one();
     }
 
@@ -127,10 +128,13 @@ pub(super) async fn forwarding<F: Future>(
     peer: &Peer<RoleServer>,
     token: Option<ProgressToken>,
 ) -> F::Output {
+    // Closed however this ends: a handler dropped mid-call (its session
+    // gone) leaves no queue filling for nobody.
+    let _closing = Closing(events);
     let mut increasing = Increasing::default();
     let running = async {
         let answered = call.await;
-        events.answered();
+        events.close();
         answered
     };
     let sending = async {
@@ -138,11 +142,11 @@ pub(super) async fn forwarding<F: Future>(
             // `notify_one` keeps a wake-up for a queue nobody waits on
             // yet, so an event queued between the take and the wait is
             // not missed.
-            let (queued, answered) = events.take();
+            let (queued, closed) = events.take();
             for event in queued {
                 send(peer, token.as_ref(), &mut increasing, event).await;
             }
-            if answered {
+            if closed {
                 // Nothing is queued once the call is answered.
                 break;
             }
@@ -151,6 +155,15 @@ pub(super) async fn forwarding<F: Future>(
     };
     let (answered, ()) = tokio::join!(running, sending);
     answered
+}
+
+/// Closes the queue when dropped.
+struct Closing<'a>(&'a Events);
+
+impl Drop for Closing<'_> {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 async fn send(
@@ -220,9 +233,9 @@ mod tests {
         observe(&progress);
         observe(&info);
         observe(&error);
-        events.answered();
+        events.close();
         observe(&error);
-        let (queued, answered) = events.take();
+        let (queued, closed) = events.take();
         assert_eq!(
             Vec::from(queued),
             [Event::Log {
@@ -232,6 +245,23 @@ mod tests {
             }],
             "one message admitted, none after the answer"
         );
-        assert!(answered);
+        assert!(closed);
+    }
+
+    #[test]
+    fn a_forwarding_dropped_mid_call_closes_the_queue() {
+        let events = Events::new(true, SessionLevel::new(LogLevel::Info));
+        let observe = events.observer();
+        drop(Closing(&events));
+        observe(&CallEvent::Progress {
+            call_id: "1",
+            tool: "t",
+            done: 1.0,
+            total: None,
+            message: None,
+        });
+        let (queued, closed) = events.take();
+        assert!(queued.is_empty(), "nothing queued for nobody");
+        assert!(closed);
     }
 }
