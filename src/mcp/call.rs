@@ -43,7 +43,13 @@ where
     O: Fn(&CallEvent<'_>) + Send + Sync + 'static,
 {
     let arguments = Value::Object(arguments.unwrap_or_default());
-    let call = Call::new(id.to_string(), name, Arguments::Json(arguments));
+    // Not through `Display`: the formatting machinery costs more than the
+    // number or the string it writes.
+    let id = match id {
+        NumberOrString::Number(number) => number.to_string(),
+        NumberOrString::String(text) => text.to_string(),
+    };
+    let call = Call::new(id, name, Arguments::Json(arguments));
     let turn = Turn::new([call])
         .with_cancellation(scope.cancellation)
         .with_observer(scope.observer)
