@@ -9,6 +9,8 @@
 //! client's `call_tool` is timed from the request to its answer, the
 //! session set up once outside the loop.
 
+mod common;
+
 use std::future::Future;
 
 use criterion::{Criterion, criterion_group};
@@ -206,10 +208,5 @@ fn count(spec: &str) {
 }
 
 fn main() {
-    if let Ok(spec) = std::env::var("MCP_BENCH_COUNT") {
-        count(&spec);
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    common::main_or_count("MCP_BENCH_COUNT", count, benches);
 }

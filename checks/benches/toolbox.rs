@@ -220,10 +220,5 @@ fn count(spec: &str) {
 }
 
 fn main() {
-    if let Ok(spec) = std::env::var("TOOLBOX_ONE_CALL_COUNT") {
-        count(&spec);
-        return;
-    }
-    benches();
-    Criterion::default().configure_from_args().final_summary();
+    common::main_or_count("TOOLBOX_ONE_CALL_COUNT", count, benches);
 }

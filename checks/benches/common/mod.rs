@@ -129,3 +129,16 @@ pub fn api_error() -> ApiError {
         suggestion: Some("call list_keys to see the keys, then retry with one of them".into()),
     }
 }
+
+/// A bench's `main`: with the environment variable `var` set, `count` does
+/// the work as its value says and nothing else runs (for counting
+/// instructions under callgrind, two counts apart); else the criterion
+/// `benches`, as `criterion_main!` runs them.
+pub fn main_or_count(var: &str, count: impl FnOnce(&str), benches: impl FnOnce()) {
+    if let Ok(spec) = std::env::var(var) {
+        count(&spec);
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}
