@@ -114,6 +114,32 @@ fn a_function_stays_callable_as_written() {
     assert_eq!(direct, r#"{"city":"Oslo","celsius":-3.5,"days":2}"#);
 }
 
+/// Echoes its text back.
+#[toolresult::tool]
+fn echo(echo: String) -> String {
+    echo
+}
+
+/// Echoes its text back, later.
+#[toolresult::tool]
+async fn echo_later(echo_later: String) -> String {
+    echo_later
+}
+
+#[test]
+fn an_argument_may_be_named_like_its_function() {
+    // The generated call names the function before the arguments are
+    // unpacked into locals of their names.
+    assert_eq!(call(&echo::tool(), serde_json::json!({"echo": "hi"})), "hi");
+    assert_eq!(
+        call(
+            &echo_later::tool(),
+            serde_json::json!({"echo_later": "later"})
+        ),
+        "later"
+    );
+}
+
 trait LowerOutput {
     fn lower_output(self) -> String;
 }

@@ -669,6 +669,23 @@ fn a_suspended_call_resumes_with_its_answer() {
                 answer: "other".to_owned()
             }
         );
+        // An answer's id comes from outside: the error never grows with it.
+        let long = "x".repeat(1_000_000);
+        let refused = resume(&toolbox, &parked[0], Answer::granted(long, None))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            refused,
+            ResumeError::OtherRequest {
+                request: "approve-1".to_owned(),
+                answer: format!("{}…", "x".repeat(64)),
+            }
+        );
+        assert!(
+            refused.to_string().len() < 200,
+            "{}",
+            refused.to_string().len()
+        );
         let resumed = resume(&toolbox, &parked[0], Answer::granted("approve-1", None))
             .await
             .unwrap();

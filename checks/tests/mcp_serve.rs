@@ -664,6 +664,50 @@ async fn a_client_without_elicitation_gets_the_pending_result() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_authorization_is_never_asked_as_a_form() {
+    bounded(async {
+        for wire in WIRES {
+            let mut toolbox = Toolbox::new();
+            toolbox
+                .register(
+                    tool::function(
+                        "connect",
+                        "Connect the user's drive",
+                        |_: NoArgs, cx: &CallContext| match cx.answer() {
+                            Some(answer) => {
+                                ToolResult::<String>::ok(format!("granted: {}", answer.ok))
+                            }
+                            None => ToolResult::pending(
+                                Request::authorization("https://auth.example.com/connect")
+                                    .with_id("drive"),
+                            ),
+                        },
+                    )
+                    .unwrap(),
+                )
+                .unwrap();
+            let server = McpServer::new(toolbox).unwrap();
+            // A client that takes forms only: accepting a bare
+            // "Authorization required" form would resume the tool as
+            // granted, with the link never shown.
+            let seen = Client::answering(ElicitationAction::Accept);
+            let client = connect(&server, seen.clone(), wire).await;
+            let parked = client.call_tool(call("connect", json!({}))).await.unwrap();
+            assert!(seen.asked.lock().unwrap().is_empty(), "{wire:?}");
+            // The pending result, with the link to follow.
+            assert_eq!(
+                text(&parked),
+                "Authorization required to continue\nhttps://auth.example.com/connect",
+                "{wire:?}"
+            );
+            assert_eq!(parked.is_error, Some(true), "{wire:?}");
+            client.cancel().await.unwrap();
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_is_an_error_never_a_panic() {
     bounded(async {
         for wire in WIRES {

@@ -1,9 +1,13 @@
 //! `McpClient`: a connection to an MCP server, whose tools become this
 //! crate's tools.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams,
+    ProgressNotificationParam,
+};
 use rmcp::service::{
     ClientInitializeError, NotificationContext, RoleClient, RunningService, ServiceError,
 };
@@ -85,15 +89,37 @@ impl McpClient {
     /// annotations with [`RemoteTool::trusting_annotations`].
     ///
     /// # Errors
-    /// The server failed to list its tools, or the connection is gone.
+    /// The server failed to list its tools, or the connection is gone;
+    /// [`ServiceError::UnexpectedResponse`] when its pages never end (a
+    /// `nextCursor` it gave before, or more than 1,000 pages), so
+    /// that a server that ignores its cursors cannot keep the listing
+    /// going, and growing, for ever.
     pub async fn tools(&self) -> Result<Vec<RemoteTool>, ServiceError> {
-        let listed = self.connection.service.peer().list_all_tools().await?;
-        Ok(listed
-            .into_iter()
-            .map(|tool| RemoteTool::new(Arc::clone(&self.connection), tool))
-            .collect())
+        let peer = self.connection.service.peer();
+        let mut tools = Vec::new();
+        let mut cursors = HashSet::new();
+        let mut cursor = None;
+        for _ in 0..MAX_PAGES {
+            let params =
+                cursor.map(|cursor| PaginatedRequestParams::default().with_cursor(Some(cursor)));
+            let page = peer.list_tools(params).await?;
+            tools.extend(
+                page.tools
+                    .into_iter()
+                    .map(|tool| RemoteTool::new(Arc::clone(&self.connection), tool)),
+            );
+            match page.next_cursor {
+                None => return Ok(tools),
+                Some(next) if cursors.insert(next.clone()) => cursor = Some(next),
+                Some(_) => return Err(ServiceError::UnexpectedResponse),
+            }
+        }
+        Err(ServiceError::UnexpectedResponse)
     }
 }
+
+/// The most pages of `tools/list` [`McpClient::tools`] reads.
+const MAX_PAGES: usize = 1_000;
 
 impl std::fmt::Debug for McpClient {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

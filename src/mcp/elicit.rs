@@ -112,19 +112,25 @@ impl Driver for Elicit {
 }
 
 /// The `elicitation/create` asking for `request`: a URL elicitation for a
-/// request with a URL when the client takes them, else a form whose
-/// schema is the request's `data.requestedSchema`, or for a request
-/// without one, a single text field `input` for a request of kind `input`
-/// and no field at all (a confirmation) for any other kind. `None` when
-/// the client takes neither, or the schema is not one MCP allows.
+/// request with a URL, else a form whose schema is the request's
+/// `data.requestedSchema`, or for a request without one, a single text
+/// field `input` for a request of kind `input` and no field at all (a
+/// confirmation) for any other kind. `None` when the client does not take
+/// that mode (a request with a URL is never asked as a form), or the
+/// schema is not one MCP allows.
 pub(super) fn params(request: &Request, modes: Modes) -> Option<ElicitRequestParams> {
-    if let Some(url) = request.url.as_ref().filter(|_| modes.url) {
-        return Some(ElicitRequestParams::UrlElicitationParams {
-            meta: None,
-            message: request.prompt.clone(),
-            url: url.clone(),
-            elicitation_id: request.id.clone(),
-        });
+    if let Some(url) = &request.url {
+        // A request with a URL (an authorization, a payment) is never a
+        // bare form: accepting it would grant what the user never saw.
+        // MCP wants URL mode for such interactions.
+        return modes
+            .url
+            .then(|| ElicitRequestParams::UrlElicitationParams {
+                meta: None,
+                message: request.prompt.clone(),
+                url: url.clone(),
+                elicitation_id: request.id.clone(),
+            });
     }
     if !modes.form {
         return None;
@@ -224,6 +230,20 @@ mod tests {
             r#"{"mode":"url","message":"Authorization required to continue","url":"https://example.com/login","elicitationId":"r3"}"#
         );
         assert!(params(&login, Modes::default()).is_none());
+    }
+
+    #[test]
+    fn a_url_is_never_asked_as_a_form() {
+        // Accepting a bare "Authorization required" form would resume the
+        // tool as granted with nothing granted, and the link lost.
+        let login = Request::authorization("https://example.com/login").with_id("r3");
+        assert!(params(&login, FORM).is_none());
+        let both = Modes {
+            form: true,
+            url: true,
+        };
+        let asked = serde_json::to_value(params(&login, both).unwrap()).unwrap();
+        assert_eq!(asked["mode"], "url");
     }
 
     #[test]

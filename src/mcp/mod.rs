@@ -17,17 +17,19 @@
 //! client that declared the `elicitation` capability, and runs again with
 //! the [`Answer`](crate::canonical::Answer):
 //!
-//! - the question is a URL elicitation when the request has a `url` and
-//!   the client takes them; else a form whose `requestedSchema` is the
+//! - the question is a URL elicitation when the request has a `url` (an
+//!   authorization, a payment: never a bare form, whose `accept` would
+//!   grant what the user never saw); else a form whose `requestedSchema` is the
 //!   request's `data.requestedSchema` ([`McpServer::REQUESTED_SCHEMA`]), or, without
 //!   one, a single text field `input` for a request of kind `input` and no
 //!   field (a confirmation) for any other kind;
 //! - `accept` is a granted answer whose `data` is what the user filled in;
 //!   `decline` and `cancel` are declined answers whose `reason` is
 //!   [`McpServer::DECLINED`] or [`McpServer::CANCELLED`];
-//! - a client without the capability, a schema MCP does not allow, or a
-//!   client that fails to answer: the call is answered with its pending
-//!   result, as a turn in process answers it.
+//! - a client without the capability (or without URL mode, for a request
+//!   with a `url`), a schema MCP does not allow, or a client that fails to
+//!   answer: the call is answered with its pending result (which carries
+//!   the `url`), as a turn in process answers it.
 //!
 //! ```
 //! use serde_json::{Map, json};

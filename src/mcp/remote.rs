@@ -31,8 +31,11 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   (rmcp handles each notification in a task of its own, so a report
 ///   may overtake an earlier one, which is then dropped).
 /// - A connection that fails or closes, a server that dies mid-call, is a
-///   transient failure the retry policy reads (never a hang); an answer
-///   that is not a tool result is a permanent one.
+///   transient failure the retry policy reads (never a hang); a JSON-RPC
+///   error from the server, or an answer that is not a tool result, is a
+///   permanent one. The model reads what happened (for a JSON-RPC error,
+///   its code), never the transport's or the server's error text, which
+///   stays in the Rust channel's source.
 pub struct RemoteTool {
     connection: Arc<Connection>,
     name: String,
@@ -100,6 +103,7 @@ impl RemoteTool {
             .await
         {
             Ok(handle) => handle,
+            Err(ServiceError::McpError(refusal)) => return refused(&self.name, refusal),
             Err(err) => return broken(&self.name, err),
         };
         let mut guard = CancelOnDrop {
@@ -145,6 +149,7 @@ impl RemoteTool {
                 )
                 .lower();
             }
+            Err(ServiceError::McpError(refusal)) => return refused(&self.name, refusal),
             Err(err) => return broken(&self.name, err),
         };
         let structured = result.structured_content.is_some();
@@ -156,7 +161,7 @@ impl RemoteTool {
             ),
             Err(err) => ToolResult::<(), ToolError>::fail(
                 Failure::new(ToolError::new(format!(
-                    "the mcp server's answer to `{}` is not a result: {err}",
+                    "the mcp server's answer to `{}` is not a tool result this client can read",
                     self.name
                 )))
                 .with_source(err)
@@ -208,15 +213,42 @@ fn safety_of(
 }
 
 /// The answer to a call whose connection failed: transient, so the retry
-/// policy may try again (a reconnected client, a restarted server).
+/// policy may try again (a reconnected client, a restarted server). What
+/// failed is the source, not the model's to read: a transport's error may
+/// name addresses and carry bodies.
 fn broken(name: &str, err: ServiceError) -> Lowered {
     ToolResult::<(), ToolError>::fail(
         Failure::new(
-            ToolError::new(format!("the mcp server of `{name}` did not answer: {err}"))
+            ToolError::new(format!("the mcp server of `{name}` did not answer"))
                 .with_suggestion("try again later"),
         )
         .with_source(err)
         .transient(),
+    )
+    .lower()
+}
+
+/// The answer to a call the server refused with a JSON-RPC error: the
+/// server's word, so permanent (asking again gets the same refusal). The
+/// model reads the error's code and what it means; the server's message
+/// and data stay in the source, as a tool's own error does.
+fn refused(name: &str, refusal: rmcp::model::ErrorData) -> Lowered {
+    let code = refusal.code.0;
+    let meaning = match code {
+        -32602 => "invalid params",
+        -32601 => "method not found",
+        -32600 => "invalid request",
+        -32700 => "parse error",
+        -32603 => "internal error",
+        _ => "a server error",
+    };
+    let error = ToolError::new(format!(
+        "the mcp server of `{name}` refused the call: JSON-RPC error {code} ({meaning})"
+    ));
+    ToolResult::<(), ToolError>::fail(
+        Failure::new(error)
+            .with_source(ServiceError::McpError(refusal))
+            .permanent(),
     )
     .lower()
 }

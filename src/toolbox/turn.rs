@@ -95,9 +95,11 @@ pub enum ResumeError {
     /// The answer is for another request.
     #[error("the answer is for request `{answer}`, the call waits for `{request}`")]
     OtherRequest {
-        /// The id of the request the call waits for.
+        /// The id of the request the call waits for (cut to 64
+        /// characters: an id comes from outside, and the message never
+        /// grows with it).
         request: String,
-        /// The id the answer carries.
+        /// The id the answer carries (cut to 64 characters).
         answer: String,
     },
 }
@@ -157,8 +159,8 @@ impl Turn {
             .ok_or(ResumeError::NotPending)?;
         if !answer.answers(&request) {
             return Err(ResumeError::OtherRequest {
-                request: request.id,
-                answer: answer.id,
+                request: crate::canonical::shorten(&request.id),
+                answer: crate::canonical::shorten(&answer.id),
             });
         }
         self.answers.resize_with(self.calls.len(), || None);

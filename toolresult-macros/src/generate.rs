@@ -213,8 +213,11 @@ impl ToolFn {
         let receiver = this.map(|this| quote!(&#this,));
         let has_context = self.params.iter().any(|p| matches!(p, Param::Context(_)));
         let builders = self.options.builders();
-        let call = quote!(#callee(#receiver #(#passed),*));
-        let unpack = quote!(let #args { #(#fields),* } = __toolresult_args;);
+        let call = quote!(__toolresult_fn(#receiver #(#passed),*));
+        // The function is named before the arguments are unpacked: an
+        // argument named like the function must not shadow it.
+        let unpack =
+            quote!(let __toolresult_fn = #callee; let #args { #(#fields),* } = __toolresult_args;);
         if self.asynchronous {
             let context =
                 has_context.then(|| quote!(, #cx: ::toolresult::tool::CallContext<'static>));

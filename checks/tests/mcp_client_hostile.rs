@@ -1,0 +1,182 @@
+//! A toolbox fed by an MCP server (`toolresult::mcp::McpClient`) that no
+//! well-behaved server is: one that refuses a call with a JSON-RPC error
+//! whose text holds a secret, one whose `tools/list` pages never end. Each
+//! is answered in bounded time, and the model never reads the server's or
+//! the transport's error text.
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool as McpTool,
+};
+use rmcp::service::{RequestContext, ServiceError};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::json;
+use toolresult::mcp::McpClient;
+use toolresult::provider::Call;
+use toolresult::retry::StopReason;
+use toolresult::tool::{Arguments, ToolSafety};
+use toolresult::toolbox::Toolbox;
+
+const LIMIT: Duration = Duration::from_secs(30);
+
+async fn bounded<F: Future<Output = ()>>(test: F) {
+    tokio::time::timeout(LIMIT, test)
+        .await
+        .expect("the test did not finish in time");
+}
+
+/// `server` on one end of an in-memory pipe, a client on the other.
+async fn client_of<S: ServerHandler>(server: S) -> McpClient {
+    let (server_end, client_end) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    McpClient::connect(client_end).await.unwrap()
+}
+
+fn lookup() -> McpTool {
+    McpTool::new(
+        "lookup",
+        "Look a row up",
+        Arc::new(serde_json::Map::from_iter([(
+            "type".to_owned(),
+            json!("object"),
+        )])),
+    )
+}
+
+/// Refuses every call with `invalid_params`, naming a secret.
+#[derive(Clone, Default)]
+struct Refusing {
+    calls: Arc<AtomicU32>,
+}
+
+impl ServerHandler for Refusing {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(vec![lookup()]))
+    }
+
+    async fn call_tool(
+        &self,
+        _: CallToolRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        Err(ErrorData::invalid_params(
+            "bad query against postgres://admin:hunter2@db.internal/rows",
+            None,
+        ))
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_is_permanent_and_its_text_stays_in_the_source() {
+    bounded(async {
+        let server = Refusing::default();
+        let calls = Arc::clone(&server.calls);
+        let client = client_of(server).await;
+        let mut toolbox = Toolbox::new();
+        for remote in client.tools().await.unwrap() {
+            // Read-only: a failure the policy would retry if it were transient.
+            toolbox
+                .register(remote.with_safety(ToolSafety::ReadOnly))
+                .unwrap();
+        }
+        let done = toolbox
+            .run([Call::new("c1", "lookup", Arguments::Json(json!({})))])
+            .await;
+        let outcome = &done[0];
+        assert_eq!(
+            outcome.lowered.result.output,
+            r#"{"error":{"message":"the mcp server of `lookup` refused the call: JSON-RPC error -32602 (invalid params)"}}"#
+        );
+        assert!(outcome.lowered.result.is_error);
+        assert_eq!(outcome.lowered.diagnostics.is_transient(), Some(false));
+        assert_eq!(outcome.stop, StopReason::Permanent);
+        assert_eq!((outcome.attempts, calls.load(Ordering::SeqCst)), (1, 1));
+        // The Rust channel keeps the server's own words.
+        let source = outcome.lowered.diagnostics.source().unwrap();
+        let Some(ServiceError::McpError(refusal)) = source.downcast_ref::<ServiceError>() else {
+            panic!("{source:?}");
+        };
+        assert!(refusal.message.contains("hunter2"));
+    })
+    .await;
+}
+
+/// Ignores the cursor: every page says there is another.
+#[derive(Clone, Default)]
+struct Looping {
+    pages: Arc<AtomicU32>,
+    /// A new cursor every page (never repeated) instead of the same one.
+    fresh: bool,
+}
+
+impl ServerHandler for Looping {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let page = self.pages.fetch_add(1, Ordering::SeqCst);
+        let mut listed = ListToolsResult::with_all_items(vec![lookup()]);
+        listed.next_cursor = Some(if self.fresh {
+            format!("page-{page}")
+        } else {
+            "again".to_owned()
+        });
+        Ok(listed)
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pages_that_never_end_are_an_error_not_a_hang() {
+    bounded(async {
+        // The same cursor again: refused at its second sight.
+        let server = Looping::default();
+        let pages = Arc::clone(&server.pages);
+        let client = client_of(server).await;
+        let listed = client.tools().await;
+        assert!(
+            matches!(listed, Err(ServiceError::UnexpectedResponse)),
+            "{:?}",
+            listed.map(|tools| tools.len())
+        );
+        assert_eq!(pages.load(Ordering::SeqCst), 2);
+
+        // A new cursor every time: refused after 1,000 pages.
+        let server = Looping {
+            fresh: true,
+            ..Looping::default()
+        };
+        let pages = Arc::clone(&server.pages);
+        let client = client_of(server).await;
+        let listed = client.tools().await;
+        assert!(
+            matches!(listed, Err(ServiceError::UnexpectedResponse)),
+            "{:?}",
+            listed.map(|tools| tools.len())
+        );
+        assert_eq!(pages.load(Ordering::SeqCst), 1_000);
+    })
+    .await;
+}
