@@ -241,6 +241,49 @@ fn structured_content_is_sent_only_when_the_cut_value_keeps_the_schema() {
     assert_eq!(answer["content"][1]["type"], "resource_link");
 }
 
+#[test]
+fn a_map_cut_to_fit_keeps_its_schema_and_its_structured_content() {
+    // A map requires none of its entries: fewer still match the schema
+    // schemars writes for it, so MCP gets a `structuredContent` (which it
+    // must, for a tool that declares an `outputSchema`).
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    struct Inventory {
+        counts: std::collections::BTreeMap<String, u32>,
+    }
+    let inventory = |entries: u32| Inventory {
+        counts: (0..entries).map(|i| (format!("item-{i:04}"), i)).collect(),
+    };
+    let tool = toolresult::tool::function("inventory", "Counts by item", move |_: Empty| {
+        ToolResult::<Inventory>::ok(inventory(500))
+    })
+    .unwrap();
+    let schema = {
+        use toolresult::tool::Tool;
+        tool.output_schema().as_value().clone()
+    };
+    let store = MemoryStore::new();
+    let cut = Budget::new().output_bytes(1024).apply(
+        ToolResult::<_>::ok(inventory(500)).lower(),
+        Some(&schema),
+        &store,
+    );
+    assert!(cut.result.output.len() <= 1024);
+    let structured: Value = serde_json::from_str(cut.structured_content().unwrap().get()).unwrap();
+    assert!(
+        jsonschema::draft202012::new(&schema)
+            .unwrap()
+            .is_valid(&structured)
+    );
+    let kept = structured["counts"].as_object().unwrap();
+    assert!(kept.len() > 30 && kept.len() < 500, "{}", kept.len());
+    let notice = cut.result.parts.last().unwrap().as_text().unwrap();
+    assert!(!notice.contains("withheld"), "{notice}");
+    assert!(
+        notice.contains(&format!("{} object members", 500 - kept.len())),
+        "{notice}"
+    );
+}
+
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Empty {}
 

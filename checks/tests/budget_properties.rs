@@ -261,8 +261,24 @@ fn schema_of(value: &Value, choice: &mut Choice) -> Value {
                 .map(|(k, v)| (k.clone(), schema_of(v, choice)))
                 .collect();
             let required: Vec<&String> = members.keys().collect();
-            let mut schema =
-                json!({"type": "object", "properties": properties, "required": required});
+            let mut schema = match choice.pick(4) {
+                // A map: every member under one schema, none required.
+                0 => {
+                    let each: Vec<Value> = properties.values().cloned().collect();
+                    let each = if each.is_empty() {
+                        json!({})
+                    } else {
+                        json!({"anyOf": each})
+                    };
+                    return json!({"type": "object", "additionalProperties": each});
+                }
+                // A struct of optional fields.
+                1 => json!({"type": "object", "properties": properties}),
+                2 => {
+                    json!({"type": "object", "properties": properties, "minProperties": members.len()})
+                }
+                _ => json!({"type": "object", "properties": properties, "required": required}),
+            };
             if choice.pick(2) == 0 {
                 schema["additionalProperties"] = json!(false);
             }

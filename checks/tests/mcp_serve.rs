@@ -664,6 +664,83 @@ async fn a_client_without_elicitation_gets_the_pending_result() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_with_an_output_schema_never_succeeds_without_structured_content() {
+    // MCP: "If an output schema is provided: Servers MUST provide
+    // structured results that conform to this schema."
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    struct Inventory {
+        counts: std::collections::BTreeMap<String, u32>,
+    }
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    struct Page {
+        #[schemars(length(min = 30))]
+        rows: Vec<u64>,
+    }
+    bounded(async {
+        for wire in WIRES {
+            let mut toolbox =
+                Toolbox::new().budget(toolresult::budget::Budget::new().output_bytes(512));
+            toolbox
+                .register(
+                    tool::function("inventory", "Counts by item", |_: NoArgs| {
+                        ToolResult::<Inventory>::ok(Inventory {
+                            counts: (0..500).map(|i| (format!("item-{i:04}"), i)).collect(),
+                        })
+                    })
+                    .unwrap(),
+                )
+                .unwrap();
+            toolbox
+                .register(
+                    tool::function("page", "Thirty wide rows at least", |_: NoArgs| {
+                        ToolResult::<Page>::ok(Page {
+                            rows: (10_000_000_000_000_000_000..10_000_000_000_000_005_000)
+                                .collect(),
+                        })
+                    })
+                    .unwrap(),
+                )
+                .unwrap();
+            let server = McpServer::new(toolbox).unwrap();
+            let client = connect(&server, Client::default(), wire).await;
+            let listed = client.list_all_tools().await.unwrap();
+            assert!(
+                listed.iter().all(|tool| tool.output_schema.is_some()),
+                "{wire:?}"
+            );
+            // A map loses entries and still matches its schema.
+            let counted = client
+                .call_tool(call("inventory", json!({})))
+                .await
+                .unwrap();
+            assert_eq!(counted.is_error, Some(false), "{wire:?}");
+            let structured = counted.structured_content.expect("structuredContent");
+            let kept = structured["counts"].as_object().unwrap().len();
+            assert!(kept > 10 && kept < 500, "{wire:?}: {kept}");
+            // Thirty rows of twenty digits cannot fit: no conforming value,
+            // so no success; the text says why.
+            let paged = client.call_tool(call("page", json!({}))).await.unwrap();
+            assert!(paged.structured_content.is_none(), "{wire:?}");
+            assert_eq!(paged.is_error, Some(true), "{wire:?}");
+            let notice = paged
+                .content
+                .last()
+                .unwrap()
+                .as_text()
+                .unwrap()
+                .text
+                .clone();
+            assert!(
+                notice.contains("structuredContent is withheld"),
+                "{wire:?}: {notice}"
+            );
+            client.cancel().await.unwrap();
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_authorization_is_never_asked_as_a_form() {
     bounded(async {
         for wire in WIRES {

@@ -31,9 +31,12 @@ impl Budget {
     ///   `[… output elided to fit the budget: {counts} left out; read the whole with read_artifact {"artifact":"{id}","offset":0}]`.
     ///   With `output_schema` (the tool's, as MCP declares it), the elision
     ///   keeps its rules: arrays keep their `minItems`, strings under
-    ///   `enum`, `const`, `pattern` or `format` are never cut. When it
-    ///   cannot fit that way, MCP's `structuredContent` is withheld and the
-    ///   text part ends with
+    ///   `enum`, `const`, `pattern` or `format` are never cut, an object
+    ///   loses members only when it requires none (a map, a struct of
+    ///   optional fields). When it cannot fit that way, MCP's
+    ///   `structuredContent` is withheld (a served tool's success then
+    ///   goes as an error result: MCP wants a conforming value with every
+    ///   success) and the text part ends with
     ///   ` structuredContent is withheld: the value cut to fit no longer matches the output schema.`
     /// - Parts over the count or the bytes are left out, each with a line
     ///   in that text part:

@@ -27,8 +27,9 @@ const MAX_DEPTH: usize = 128;
 pub(super) struct Elided {
     pub(super) output: String,
     pub(super) tally: Tally,
-    /// Whether the elision kept every object member and the schema's
-    /// rules, so the value is valid wherever the whole was.
+    /// Whether the elision kept the schema's rules (an object lost
+    /// members only where its schema requires none), so the value is
+    /// valid wherever the whole was.
     pub(super) schema_kept: bool,
 }
 
@@ -43,8 +44,8 @@ pub(super) struct Tally {
 
 /// `text` elided to at most `max_bytes`; `None` when it is not JSON (or
 /// nests too deep to walk). With a `schema`, the elision first keeps its
-/// rules and every object member; only when that cannot fit does it cut
-/// objects too and say the schema was not kept.
+/// rules (every member of an object that requires any); only when that
+/// cannot fit does it cut every object and say the schema was not kept.
 pub(super) fn elide(text: &str, max_bytes: usize, schema: Option<&Value>) -> Option<Elided> {
     let tree = Tree::scan(text)?;
     let rules = schema.map_or_else(Rules::none, Rules::new);
@@ -173,7 +174,10 @@ impl Elision<'_, '_> {
                 }
             }
             Kind::Array => self.container(node, cap, rules, true, sink, depth),
-            Kind::Object => self.container(node, cap, rules, self.cut_objects, sink, depth),
+            Kind::Object => {
+                let cuttable = self.cut_objects || rules.members_cuttable();
+                self.container(node, cap, rules, cuttable, sink, depth);
+            }
         }
     }
 
@@ -397,12 +401,51 @@ mod tests {
         let object: serde_json::Map<String, Value> =
             (0..200).map(|n| (format!("key{n}"), json!(n))).collect();
         let text = Value::Object(object).to_string();
-        let schema = json!({"type": "object"});
-        let elided = elide(&text, 100, Some(&schema)).unwrap();
-        assert!(elided.output.len() <= 100);
-        assert!(!elided.schema_kept);
-        assert!(elided.tally.members > 0);
+        for schema in [
+            json!({"type": "object", "required": ["key0"]}),
+            json!({"type": "object", "minProperties": 1}),
+            json!({"anyOf": [{"type": "object"}, {"required": ["key1"]}]}),
+        ] {
+            let elided = elide(&text, 100, Some(&schema)).unwrap();
+            assert!(elided.output.len() <= 100);
+            assert!(!elided.schema_kept, "{schema}");
+            assert!(elided.tally.members > 0);
+        }
         let without = elide(&text, 100, None).unwrap();
         assert!(without.schema_kept, "no schema, none to break");
+    }
+
+    #[test]
+    fn a_map_loses_members_and_keeps_its_schema() {
+        // A `BTreeMap<String, u32>` field, as schemars declares it.
+        let counts: serde_json::Map<String, Value> = (0..500)
+            .map(|n| (format!("item-{n:04}"), json!(n)))
+            .collect();
+        let text = json!({"counts": counts}).to_string();
+        let schema = json!({
+            "type": "object",
+            "properties": {"counts": {
+                "type": "object",
+                "additionalProperties": {"type": "integer", "format": "uint32", "minimum": 0}
+            }},
+            "required": ["counts"]
+        });
+        let elided = elide(&text, 1024, Some(&schema)).unwrap();
+        assert!(elided.output.len() <= 1024, "{}", elided.output.len());
+        assert!(elided.schema_kept);
+        let value: Value = serde_json::from_str(&elided.output).unwrap();
+        let kept = value["counts"].as_object().unwrap();
+        assert!(kept.len() > 30, "{}", kept.len());
+        assert_eq!(kept["item-0000"], 0);
+        assert_eq!(elided.tally.members, 500 - kept.len());
+        // A struct of optional fields drops its last ones.
+        let text = json!({"a": "x".repeat(10), "b": "y".repeat(500)}).to_string();
+        let schema = json!({"type": "object", "properties": {
+            "a": {"type": ["string", "null"]},
+            "b": {"type": ["string", "null"], "pattern": "^y+$"}
+        }});
+        let elided = elide(&text, 40, Some(&schema)).unwrap();
+        assert!(elided.schema_kept);
+        assert_eq!(elided.output, json!({"a": "x".repeat(10)}).to_string());
     }
 }

@@ -6,7 +6,8 @@
 //! `properties`, `required`, `maxItems`, `maxLength`, numbers' bounds), so
 //! only a few need a rule: an array keeps its `minItems`; a string keeps its
 //! `minLength` and is not cut at all under `pattern`, `format` or a
-//! `content*` keyword. Keywords whose truth a cut can change in ways this
+//! `content*` keyword; an object loses members only when it requires none
+//! (no `required`, `minProperties` or `dependentRequired`). Keywords whose truth a cut can change in ways this
 //! walk does not follow (`enum`, `const`, `oneOf`, `not`, `if`, `contains`,
 //! `dependentSchemas`, `unevaluated*`, `patternProperties`, a `$ref` that is not a local pointer) freeze the value
 //! they apply to: it is copied whole. `allOf` and `anyOf` branches all
@@ -84,6 +85,22 @@ impl<'s> Rules<'s> {
     /// The fewest characters a string may keep, its `…` counted.
     pub(super) fn min_chars(&self) -> usize {
         self.max_count("minLength")
+    }
+
+    /// Whether an object may lose members under a schema: none of its
+    /// schemas names members it must have (`required`, `minProperties`;
+    /// `dependencies` freezes it already). A map (`additionalProperties`)
+    /// or a struct of optional fields stays valid with fewer members.
+    /// Never without a schema: there, members are cut only when nothing
+    /// else fits.
+    pub(super) fn members_cuttable(&self) -> bool {
+        self.root.is_some()
+            && !self.frozen
+            && self.schemas.iter().all(|schema| {
+                ["required", "minProperties", "dependentRequired"]
+                    .iter()
+                    .all(|key| !schema.contains_key(*key))
+            })
     }
 
     /// Whether a string may be cut.

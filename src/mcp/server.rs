@@ -51,6 +51,10 @@ use crate::toolbox::Toolbox;
 ///   answer; a client without the capability, or one that does not answer
 ///   within the [`elicitation_timeout`](Self::elicitation_timeout), gets
 ///   the pending result.
+/// - A tool that declares an `outputSchema` (its success type is an
+///   object) answers every success with a conforming `structuredContent`,
+///   as MCP requires; a success its budget could only cut past the schema
+///   goes as an error result whose text says so.
 /// - The client's peer (`rmcp::Peer<rmcp::RoleServer>`) is attached to
 ///   each call's context ([`CallContext::get`](crate::tool::CallContext::get)),
 ///   for a tool that asks the client something of its own.

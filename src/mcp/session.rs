@@ -39,6 +39,14 @@ impl McpSession {
             tokens: ActiveTokens::default(),
         }
     }
+
+    /// Whether the tool `name` declares an `outputSchema`.
+    fn declares_output(&self, name: &str) -> bool {
+        self.server
+            .tools
+            .iter()
+            .any(|tool| tool.name == name && tool.output_schema.is_some())
+    }
 }
 
 impl std::fmt::Debug for McpSession {
@@ -130,6 +138,19 @@ impl ServerHandler for McpSession {
             .await
             .ok_or_else(|| ErrorData::internal_error("the call was not answered", None))?;
         drop(claim);
-        lowered.into_call_tool_result()
+        let mut answer = lowered.into_call_tool_result()?;
+        // A tool that declares an `outputSchema` must answer a success
+        // with a `structuredContent` that conforms (MCP). A success that
+        // has none (its budget cut the value past the schema, and its text
+        // says so) goes as an error result: a client that checks gets
+        // the text, not a failed call.
+        if let CallToolResponse::Complete(result) = &mut answer
+            && result.is_error != Some(true)
+            && result.structured_content.is_none()
+            && self.declares_output(name)
+        {
+            result.is_error = Some(true);
+        }
+        Ok(answer)
     }
 }
