@@ -371,7 +371,7 @@ fn openai_responses_malformed() {
         ),
         (
             "[1]",
-            "openai responses: output[0]: invalid type: integer `1`, expected an output item object",
+            "openai responses: output[0]: invalid type: integer `1`, expected a JSON object",
         ),
         (
             r#"[{"type":"function_call","call_id":7,"name":"f","arguments":"{}"}]"#,
@@ -605,4 +605,110 @@ fn the_error_is_a_std_error_with_its_parts() {
             reason: "invalid type: integer `7`, expected a string".to_owned(),
         }
     );
+}
+
+#[test]
+fn a_duplicate_id_names_the_first_call_after_other_items() {
+    // Claude, the Responses API and Gemini lead with text, reasoning or a
+    // thought far more often than not.
+    let anthropic = r#"{"content":[
+        {"type":"text","text":"Checking both."},
+        {"type":"tool_use","id":"toolu_1","name":"f","input":{}},
+        {"type":"tool_use","id":"toolu_1","name":"g","input":{}}]}"#;
+    assert_eq!(
+        Anthropic::read_calls(anthropic).unwrap_err().to_string(),
+        r#"anthropic message: content[2].id: duplicate call id "toolu_1", first at content[1].id"#
+    );
+    let responses = r#"[
+        {"type":"reasoning","id":"rs_1","summary":[]},
+        {"type":"function_call","call_id":"call_1","name":"f","arguments":"{}"},
+        {"type":"message","id":"m","content":[]},
+        {"type":"function_call","call_id":"call_1","name":"g","arguments":"{}"}]"#;
+    assert_eq!(
+        OpenAiResponses::read_calls(responses)
+            .unwrap_err()
+            .to_string(),
+        r#"openai responses: output[3].call_id: duplicate call id "call_1", first at output[1].call_id"#
+    );
+    let gemini = r#"{"role":"model","parts":[
+        {"text":"thinking","thought":true},
+        {"functionCall":{"id":"fc_1","name":"f","args":{}}},
+        {"functionCall":{"id":"fc_1","name":"g","args":{}}}]}"#;
+    assert_eq!(
+        Gemini::read_calls(gemini).unwrap_err().to_string(),
+        r#"gemini content: parts[2].functionCall.id: duplicate call id "fc_1", first at parts[1].functionCall.id"#
+    );
+}
+
+#[test]
+fn function_calls_beside_a_tool_search_call_are_read() {
+    // A `tool_search_call`'s `arguments` is an object, not a string.
+    let output = r#"[
+        {"type":"tool_search_call","id":"tsc_1","call_id":null,"execution":"server",
+         "arguments":{"paths":["crm"]},"status":"completed"},
+        {"type":"tool_search_output","id":"tso_1","call_id":null,"execution":"server",
+         "tools":[],"status":"completed"},
+        {"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_customer",
+         "arguments":"{\"id\":7}","status":"completed"}]"#;
+    let calls = OpenAiResponses::read_calls(output).unwrap();
+    assert_eq!(calls.len(), 1);
+    assert_eq!(
+        (calls[0].id.as_str(), calls[0].name.as_str()),
+        ("call_1", "get_customer")
+    );
+    assert_eq!(
+        calls[0].arguments,
+        Arguments::Text(r#"{"id":7}"#.to_owned())
+    );
+    // A `function_call` still wants strings.
+    let wrong = r#"[{"type":"function_call","call_id":"call_1","name":"f","arguments":{"id":7}}]"#;
+    assert_eq!(
+        OpenAiResponses::read_calls(wrong).unwrap_err().to_string(),
+        "openai responses: output[0].arguments: invalid type: map, expected a string"
+    );
+}
+
+#[test]
+fn a_call_written_as_an_array_is_refused() {
+    // serde's derived structs read an array field by field.
+    let chat = r#"{"tool_calls":[["call_1","function",["add","{}"]]]}"#;
+    let chat_function =
+        r#"{"tool_calls":[{"id":"call_1","type":"function","function":["add","{}"]}]}"#;
+    let responses = r#"[["function_call","call_1","add","{}"]]"#;
+    let anthropic = r#"{"content":[["tool_use","toolu_1","add",{}]]}"#;
+    let gemini = r#"{"parts":[[["fc_1","add",{}]]]}"#;
+    let gemini_call = r#"{"parts":[{"functionCall":["fc_1","add",{}]}]}"#;
+    let mcp = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":["add",{}]}"#;
+    for (read, expected) in [
+        (
+            OpenAiChat::read_calls(chat),
+            "openai chat message: tool_calls[0]: invalid type: sequence, expected a JSON object",
+        ),
+        (
+            OpenAiChat::read_calls(chat_function),
+            "openai chat message: tool_calls[0].function: invalid type: sequence, expected a JSON object",
+        ),
+        (
+            OpenAiResponses::read_calls(responses),
+            "openai responses: output[0]: invalid type: sequence, expected a JSON object",
+        ),
+        (
+            Anthropic::read_calls(anthropic),
+            "anthropic message: content[0]: invalid type: sequence, expected a JSON object",
+        ),
+        (
+            Gemini::read_calls(gemini),
+            "gemini content: parts[0]: invalid type: sequence, expected a JSON object",
+        ),
+        (
+            Gemini::read_calls(gemini_call),
+            "gemini content: parts[0].functionCall: invalid type: sequence, expected a JSON object",
+        ),
+        (
+            Mcp::read_calls(mcp),
+            "mcp tools/call request: params: invalid type: sequence, expected a JSON object",
+        ),
+    ] {
+        assert_eq!(read.unwrap_err().to_string(), expected);
+    }
 }

@@ -34,6 +34,39 @@ fn error_sets_is_error() {
 }
 
 #[test]
+fn text_the_api_counts_as_empty_is_never_sent() {
+    // The Messages API: "content cannot be empty if `is_error` is true",
+    // "text content blocks must contain non-whitespace text".
+    for silent in [ToolResult::error(""), ToolResult::error(" \n")] {
+        assert_eq!(
+            serde_json::to_string(
+                &Anthropic::render(&(CALL, &silent), PartPolicy::Strict).unwrap()
+            )
+            .unwrap(),
+            r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"the tool failed without saying why","is_error":true}"#
+        );
+    }
+    let gif = ContentPart::from_bytes(b"GIF8".to_vec(), "image/gif").unwrap();
+    let blank_texts = ToolResult::ok(" ").with_parts([ContentPart::text(""), gif]);
+    assert_eq!(
+        render(&blank_texts, PartPolicy::Strict),
+        json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": [
+            {"type": "image", "source": {"type": "base64", "media_type": "image/gif", "data": "R0lGOA=="}}
+        ]})
+    );
+    let only_blank = ToolResult::error("").with_parts([ContentPart::text("\t")]);
+    assert_eq!(
+        render(&only_blank, PartPolicy::Strict),
+        json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": "the tool failed without saying why", "is_error": true})
+    );
+    // A success may say nothing.
+    assert_eq!(
+        render(&ToolResult::ok(""), PartPolicy::Strict),
+        json!({"type": "tool_result", "tool_use_id": "toolu_1", "content": ""})
+    );
+}
+
+#[test]
 fn image_is_a_base64_image_block_after_the_text() {
     assert_eq!(
         render(&image(), PartPolicy::Strict),

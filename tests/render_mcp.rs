@@ -296,12 +296,19 @@ fn content_that_breaks_the_part_contract_names_the_block() {
         "{err}"
     );
 
-    let file_link = json!({"content": [{"type": "resource_link", "uri": "file:///etc/passwd", "name": "p", "mimeType": "text/plain"}]});
-    let err = Mcp::read_result_value(&file_link, PartLimit::default()).unwrap_err();
-    assert!(
-        err.to_string().contains("a file: URL is a filesystem path"),
-        "{err}"
+    // A link to a path on the server's machine is no part, but the model
+    // reads where it is: MCP's own example result reads whole.
+    let spec_example = json!({"content": [
+        {"type": "text", "text": "Found the entry point."},
+        {"type": "resource_link", "uri": "file:///project/src/main.rs", "name": "main.rs",
+         "description": "Primary application entry point", "mimeType": "text/x-rust"}
+    ], "isError": false});
+    let read = Mcp::read_result_value(&spec_example, PartLimit::default()).unwrap();
+    assert_eq!(
+        read.output,
+        "Found the entry point.\n[main.rs: file:///project/src/main.rs]"
     );
+    assert!(read.parts.is_empty());
 
     let bad_mime = json!({"content": [{"type": "audio", "data": "UklGRg==", "mimeType": "wav"}]});
     let err = Mcp::read_result_value(&bad_mime, PartLimit::default()).unwrap_err();

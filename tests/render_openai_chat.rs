@@ -187,6 +187,21 @@ fn unsupported_parts_fail_in_strict_mode() {
 }
 
 #[test]
+fn a_strict_error_never_echoes_a_whole_call_id() {
+    // The id comes from the model's message, which any length passes.
+    let id = "c".repeat(1_000_000);
+    let result = with_ogg();
+    let err = OpenAiChat::reply(
+        &[(ToolCall::new(&id, "speak"), &result)],
+        PartPolicy::Strict,
+    )
+    .unwrap_err();
+    let short = format!("{}…", "c".repeat(64));
+    assert!(matches!(&err, RenderError::UnsupportedPart { call_id, .. } if *call_id == short));
+    assert!(err.to_string().len() < 300, "{}", err.to_string().len());
+}
+
+#[test]
 fn render_is_one_calls_tool_message_then_the_user_message_with_its_parts() {
     let chart = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
     let result = ToolResult::ok("a chart").with_parts([chart]);

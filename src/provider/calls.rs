@@ -224,7 +224,11 @@ fn path_of(root: &str, path: &str) -> String {
     }
 }
 
-fn from_serde(style: &'static str, path: String, err: serde_json::Error) -> ReadCallsError {
+pub(crate) fn from_serde(
+    style: &'static str,
+    path: String,
+    err: serde_json::Error,
+) -> ReadCallsError {
     let text = err.to_string();
     match err.classify() {
         Category::Syntax | Category::Eof | Category::Io => ReadCallsError::NotJson {
@@ -292,8 +296,9 @@ pub(crate) struct Turn {
     style: &'static str,
     calls: Vec<Call>,
     /// The item index of each call, kept only once one differs from the
-    /// call's position (a message whose every item is a call needs none).
-    id_paths: Vec<usize>,
+    /// call's position (a message whose every item is a call needs none):
+    /// `None` until then.
+    id_paths: Option<Vec<usize>>,
 }
 
 impl Turn {
@@ -302,18 +307,20 @@ impl Turn {
         Self {
             style,
             calls: Vec::with_capacity(calls),
-            id_paths: Vec::new(),
+            id_paths: None,
         }
     }
 
     /// Adds the call found at item `index` of the message.
     pub(crate) fn push(&mut self, index: usize, call: Call) {
         let position = self.calls.len();
-        if self.id_paths.is_empty() && index != position {
-            self.id_paths.extend(0..position);
-        }
-        if !self.id_paths.is_empty() {
-            self.id_paths.push(index);
+        match &mut self.id_paths {
+            Some(paths) => paths.push(index),
+            // Every call so far was at its own position.
+            None if index != position => {
+                self.id_paths = Some((0..position).chain([index]).collect())
+            }
+            None => {}
         }
         self.calls.push(call);
     }
@@ -330,7 +337,12 @@ impl Turn {
             id_paths,
         } = self;
         distinct_ids(style, calls, |position| {
-            id_path(id_paths.get(position).copied().unwrap_or(position))
+            id_path(
+                id_paths
+                    .as_ref()
+                    .and_then(|paths| paths.get(position).copied())
+                    .unwrap_or(position),
+            )
         })
     }
 }

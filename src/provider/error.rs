@@ -28,7 +28,8 @@ pub enum RenderError {
     UnsupportedPart {
         /// The provider style, e.g. `OpenAI Chat Completions`.
         style: &'static str,
-        /// The id of the call whose result holds the part.
+        /// The id of the call whose result holds the part (cut to 64
+        /// characters: an id comes from the provider's message).
         call_id: String,
         /// The part's index in the result's `parts`.
         index: usize,

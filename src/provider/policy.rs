@@ -62,7 +62,7 @@ impl PartPolicy {
             PartPolicy::Placeholder => Ok(part.unsupported_placeholder()),
             PartPolicy::Strict => Err(RenderError::UnsupportedPart {
                 style,
-                call_id: call.id.to_owned(),
+                call_id: crate::canonical::shorten(call.id),
                 index,
                 part: part.describe(),
                 reason,

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::provider::calls::{self, Call, ReadCallsError, Turn};
+use crate::provider::calls::{self, Call, Object, ReadCallsError, Turn};
 use crate::tool::Arguments;
 
 const STYLE: &str = "anthropic message";
@@ -48,7 +48,6 @@ struct Blocks<'a>(Vec<Block<'a>>);
 /// A content block of any type: the fields of a `tool_use`, optional so
 /// that blocks of other types read too.
 #[derive(Deserialize)]
-#[serde(expecting = "a content block object")]
 struct Block<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
@@ -81,7 +80,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for Blocks<'a> {
 
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
                 let mut blocks = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-                while let Some(block) = seq.next_element()? {
+                // Each block an object: a derived struct would also read
+                // an array, field by field.
+                while let Some(Object(block)) = seq.next_element()? {
                     blocks.push(block);
                 }
                 Ok(Blocks(blocks))

@@ -17,7 +17,10 @@ use render::{AnthropicReply, ToolResultBlock};
 /// text parts), then, in order, `image` blocks (`image/jpeg`, `image/png`,
 /// `image/gif`, `image/webp`) and `document` blocks (PDFs), each with a
 /// `base64` or `url` source. Audio and other files become a placeholder or
-/// an error ([`PartPolicy`]). `is_error` is written only when true.
+/// an error ([`PartPolicy`]). `is_error` is written only when true. The
+/// API refuses empty text: a blank text block is left out, and an error
+/// with nothing to say has the content
+/// `the tool failed without saying why`.
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;

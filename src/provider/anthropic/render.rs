@@ -12,6 +12,9 @@ use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
 const STYLE: &str = "Anthropic";
 const IMAGES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
 const PDF: &str = "application/pdf";
+/// The content of an error result that says nothing: the Messages API
+/// refuses an empty one ("content cannot be empty if `is_error` is true").
+const SILENT_ERROR: &str = "the tool failed without saying why";
 
 /// A `tool_result` content block.
 #[derive(Debug, Clone, Serialize)]
@@ -57,10 +60,15 @@ pub(super) fn render<'a>(
     policy: PartPolicy,
 ) -> Result<ToolResultBlock<'a>, RenderError> {
     let content = if result.parts.is_empty() {
-        Content::Text(&result.output)
+        if result.is_error && is_blank(&result.output) {
+            Content::Text(SILENT_ERROR)
+        } else {
+            Content::Text(&result.output)
+        }
     } else {
         let mut blocks = Vec::with_capacity(result.parts.len() + 1);
-        if !result.output.is_empty() {
+        // The Messages API refuses a text block with no visible text.
+        if !is_blank(&result.output) {
             blocks.push(Block::Text {
                 text: Cow::Borrowed(&result.output),
             });
@@ -70,6 +78,7 @@ pub(super) fn render<'a>(
                 .parts
                 .iter()
                 .filter_map(ContentPart::as_text)
+                .filter(|text| !is_blank(text))
                 .map(|text| Block::Text {
                     text: Cow::Borrowed(text),
                 }),
@@ -86,13 +95,22 @@ pub(super) fn render<'a>(
             };
             blocks.push(block);
         }
-        Content::Blocks(blocks)
+        match (blocks.is_empty(), result.is_error) {
+            (true, true) => Content::Text(SILENT_ERROR),
+            (true, false) => Content::Text(""),
+            (false, _) => Content::Blocks(blocks),
+        }
     };
     Ok(ToolResultBlock {
         tool_use_id: call.id,
         content,
         is_error: result.is_error,
     })
+}
+
+/// Text the Messages API counts as empty: none, or only whitespace.
+fn is_blank(text: &str) -> bool {
+    text.trim().is_empty()
 }
 
 fn block(media: Media<'_>) -> Result<Block<'_>, &'static str> {

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use crate::provider::calls::{self, Call, ReadCallsError, Turn};
+use crate::provider::calls::{self, Call, Object, ReadCallsError, Turn};
 use crate::tool::Arguments;
 
 const STYLE: &str = "gemini content";
@@ -21,11 +21,11 @@ pub(super) fn read_calls(content: &str) -> Result<Vec<Call>, ReadCallsError> {
     let parts = content.parts.unwrap_or_default();
     let calls = parts
         .iter()
-        .filter(|part| part.function_call.is_some())
+        .filter(|Object(part)| part.function_call.is_some())
         .count();
     let mut turn = Turn::with_capacity(STYLE, calls);
-    for (index, part) in parts.into_iter().enumerate() {
-        let Some(call) = part.function_call else {
+    for (index, Object(part)) in parts.into_iter().enumerate() {
+        let Some(Object(call)) = part.function_call else {
             continue;
         };
         let name = calls::not_empty(
@@ -45,22 +45,22 @@ pub(super) fn read_calls(content: &str) -> Result<Vec<Call>, ReadCallsError> {
 
 #[derive(Deserialize)]
 struct Content {
+    /// Each part, and its call, an object: a derived struct would also
+    /// read an array, field by field.
     #[serde(default)]
-    parts: Option<Vec<Part>>,
+    parts: Option<Vec<Object<Part>>>,
     /// Present only when the whole response was passed.
     #[serde(default)]
     candidates: Option<IgnoredAny>,
 }
 
 #[derive(Deserialize)]
-#[serde(expecting = "a part object")]
 struct Part {
     #[serde(rename = "functionCall", alias = "function_call", default)]
-    function_call: Option<FunctionCall>,
+    function_call: Option<Object<FunctionCall>>,
 }
 
 #[derive(Deserialize)]
-#[serde(expecting = "a function call object")]
 struct FunctionCall {
     #[serde(default)]
     id: Option<String>,

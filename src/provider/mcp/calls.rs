@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, Visitor};
 use serde_json::Value;
 
-use crate::provider::calls::{self, Call, ReadCallsError};
+use crate::provider::calls::{self, Call, Object, ReadCallsError};
 use crate::tool::Arguments;
 
 const STYLE: &str = "mcp tools/call request";
@@ -27,7 +27,7 @@ pub(super) fn read_calls(request: &str) -> Result<Vec<Call>, ReadCallsError> {
     let RequestId(Some(id)) = request.id else {
         return Err(calls::invalid(STYLE, String::new(), "missing field `id`"));
     };
-    let Some(params) = request.params else {
+    let Some(Object(params)) = request.params else {
         return Err(calls::invalid(
             STYLE,
             String::new(),
@@ -55,12 +55,13 @@ struct Request<'a> {
     method: Cow<'a, str>,
     #[serde(default)]
     id: RequestId,
+    /// An object: a derived struct would also read `["add", {}]`, field
+    /// by field.
     #[serde(default)]
-    params: Option<Params>,
+    params: Option<Object<Params>>,
 }
 
 #[derive(Deserialize)]
-#[serde(expecting = "a params object")]
 struct Params {
     #[serde(default)]
     name: Option<String>,

@@ -54,7 +54,9 @@ use crate::provider::ConvertError;
 ///   all, the parts' describe lines joined by `"\n"` (an error with neither
 ///   text nor parts reads `MCP tool returned an error`).
 /// - `parts`: every non-text block, always: `image` and `audio` as those
-///   parts, `resource_link` as a file part by URL, an embedded `blob`
+///   parts, `resource_link` as a file part by URL (one to a `file:` URI, a
+///   path on the server's machine that no part may hold, reads as a text
+///   line after the text, `[{name}: {uri}]`), an embedded `blob`
 ///   resource as an inline file part named from its `file:///` URI (or the
 ///   last segment of any other URI).
 ///

@@ -347,6 +347,7 @@ fn read(reply: &Field<Reply<'_>>, limit: PartLimit) -> Result<ToolResult, Conver
     };
 
     let mut texts: Vec<&str> = Vec::new();
+    let mut links: Vec<String> = Vec::new();
     let mut parts = Vec::new();
     for (index, block) in content.iter().enumerate() {
         let at = || format!("content[{index}]");
@@ -377,8 +378,16 @@ fn read(reply: &Field<Reply<'_>>, limit: PartLimit) -> Result<ToolResult, Conver
             "resource_link" => {
                 let what = "a resource_link block";
                 let uri = required_str(&block.uri, "uri", what, &at)?;
-                let mime = mime_of(&block.mime_type, uri, &at)?;
                 let name = optional_str(&block.name, "name", &at)?;
+                if is_file_uri(uri) {
+                    // A path on the server's machine: no part may hold it
+                    // (a part never names a file of this one), but the
+                    // model may still read where it is, as MCP's own
+                    // example sends it.
+                    links.push(format!("[{}: {uri}]", name.unwrap_or("resource")));
+                    continue;
+                }
+                let mime = mime_of(&block.mime_type, uri, &at)?;
                 parts.push(part(
                     PartKind::File,
                     mime,
@@ -433,6 +442,7 @@ fn read(reply: &Field<Reply<'_>>, limit: PartLimit) -> Result<ToolResult, Conver
         }
     }
 
+    texts.extend(links.iter().map(String::as_str));
     let output = if is_error {
         let shown: Vec<&str> = texts
             .iter()
@@ -611,4 +621,10 @@ fn mime_of<'v>(
     }
     let path = uri.split(['?', '#']).next().unwrap_or_default();
     Ok(MediaType::from_path(path).map_or(UNKNOWN_MIME, |media| media.mime_type))
+}
+
+/// Whether `uri` is a `file:` URI: a path on the server's machine.
+fn is_file_uri(uri: &str) -> bool {
+    uri.get(..5)
+        .is_some_and(|scheme| scheme.eq_ignore_ascii_case("file:"))
 }

@@ -6,7 +6,7 @@ use std::fmt;
 use serde::Deserialize;
 use serde::de::{Deserializer, IgnoredAny, SeqAccess, Visitor};
 
-use crate::provider::calls::{self, Call, ReadCallsError};
+use crate::provider::calls::{self, Call, Object, ReadCallsError};
 use crate::tool::Arguments;
 
 const STYLE: &str = "openai chat message";
@@ -62,7 +62,9 @@ impl<'de> Visitor<'de> for ToolCallsVisitor {
             invalid: None,
         };
         let mut index = 0;
-        while let Some(call) = seq.next_element::<ToolCall<'de>>()? {
+        // Each call, and its function, an object: a derived struct would
+        // also read an array, field by field.
+        while let Some(Object(call)) = seq.next_element::<Object<ToolCall<'de>>>()? {
             if read.invalid.is_none() {
                 match checked(index, call) {
                     Ok(call) => read.calls.push(call),
@@ -86,7 +88,7 @@ fn checked(index: usize, call: ToolCall<'_>) -> Result<Call, Box<ReadCallsError>
             format!("expected \"function\", found {}", calls::quote(&call.kind)),
         )));
     }
-    let Some(function) = call.function else {
+    let Some(Object(function)) = call.function else {
         return Err(Box::new(calls::invalid(
             STYLE,
             at(),
@@ -125,18 +127,16 @@ struct Message {
 }
 
 #[derive(Deserialize)]
-#[serde(expecting = "a tool call object")]
 struct ToolCall<'a> {
     id: String,
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,
     /// Optional here so that another `type` is reported as such.
     #[serde(default)]
-    function: Option<Function>,
+    function: Option<Object<Function>>,
 }
 
 #[derive(Deserialize)]
-#[serde(expecting = "a function object")]
 struct Function {
     name: String,
     arguments: String,
