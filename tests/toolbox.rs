@@ -1111,3 +1111,68 @@ fn a_driver_keeps_each_attempt_and_the_toolbox_keeps_the_rules() {
         );
     });
 }
+
+#[test]
+fn a_journaled_attempt_reads_back_whatever_its_parts_weigh() {
+    // A part over the default 20 MiB limit, made the documented way.
+    fn big_scan(_: NoArgs) -> toolresult::canonical::ToolResult {
+        let part = toolresult::canonical::PartLimit::new(64 * 1024 * 1024)
+            .part_from_reader(&vec![7u8; 21 * 1024 * 1024][..], "application/pdf")
+            .unwrap();
+        toolresult::canonical::ToolResult::ok("scan.pdf").with_parts([part])
+    }
+    paused().block_on(async {
+        let mut toolbox = Toolbox::new();
+        toolbox
+            .register(tool::function("scan", "Scan", big_scan).unwrap())
+            .unwrap();
+        let journal = Journal::default();
+        let outcomes = toolbox
+            .run_on(&journal, [call("c1", "scan", json!({}))])
+            .await
+            .unwrap();
+        let parts = &outcomes[0].lowered.result.parts;
+        assert_eq!(parts.len(), 1);
+        assert_eq!(parts[0].byte_len(), 21 * 1024 * 1024);
+    });
+}
+
+#[test]
+fn a_request_without_an_id_is_given_one_it_can_be_answered_by() {
+    // A suspension built by hand, or forwarded from another port, with a
+    // kind and no id: no answer could match it.
+    fn forwarded(_: NoArgs, cx: &CallContext) -> toolresult::canonical::ToolResult {
+        if let Some(answer) = cx.answer() {
+            return toolresult::canonical::ToolResult::ok(format!("approved: {}", answer.ok));
+        }
+        toolresult::canonical::ToolResult::error("Approve the deploy?").with_meta(
+            "pending",
+            json!({"kind": "input", "prompt": "Approve the deploy?"}),
+        )
+    }
+    paused().block_on(async {
+        let mut toolbox = Toolbox::new();
+        toolbox
+            .register(tool::function("forward", "Forward", forwarded).unwrap())
+            .unwrap();
+        // What a journal keeps names the request the call waits on.
+        let journal = Journal::default();
+        let parked = toolbox
+            .run_on(&journal, [call("c1", "forward", json!({}))])
+            .await
+            .unwrap();
+        let request = parked[0].lowered.result.pending_request().unwrap();
+        assert_eq!(request.id.len(), 36, "{request:?}");
+        let kept = journal.steps.lock().unwrap()[0].3.clone();
+        assert!(
+            kept.contains(&format!(r#""id":"{}""#, request.id)),
+            "{kept}"
+        );
+        // And an answer to that id resumes it.
+        let turn = Turn::default()
+            .resume(&parked[0], Answer::granted(request.id.clone(), None))
+            .unwrap();
+        let done = toolbox.run(turn).await;
+        assert_eq!(done[0].lowered.result.output, "approved: true");
+    });
+}

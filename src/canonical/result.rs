@@ -263,6 +263,30 @@ impl ToolResult {
         (!request.id.is_empty() || !request.kind.is_empty()).then_some(request)
     }
 
+    /// Gives the request this result is suspended on an id, if it has
+    /// none (a result built by hand, or forwarded, with only a `kind`), as
+    /// [`pending`](Self::pending) does: an answer is matched to its request
+    /// by id, so a request without one could never be answered.
+    pub(crate) fn name_pending_request(&mut self) {
+        if self.metadata.is_none()
+            || self
+                .pending_request()
+                .is_none_or(|request| !request.id.is_empty())
+        {
+            return;
+        }
+        if let Some(Value::Object(request)) = self
+            .metadata
+            .as_mut()
+            .and_then(|metadata| metadata.get_mut(PENDING_KEY))
+        {
+            request.insert(
+                "id".to_owned(),
+                Value::String(uuid::Uuid::new_v4().to_string()),
+            );
+        }
+    }
+
     /// Whether this result is a suspension.
     #[must_use]
     pub fn is_pending(&self) -> bool {

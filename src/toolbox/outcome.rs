@@ -69,7 +69,8 @@ impl Answered for CallOutcome {
 /// the canonical result, whether its output is MCP `structuredContent`, a
 /// summary of the Rust channel (the transient hint, the retry-after, the
 /// source's type name) and the decision. Read back, it is the same attempt
-/// without its source.
+/// without its source, whatever its parts weigh (the journal is the
+/// toolbox's own record: no part size limit applies to it).
 ///
 /// ```
 /// use toolresult::toolbox::Attempt;
@@ -101,6 +102,10 @@ impl Attempt {
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Record<R> {
+    #[serde(
+        deserialize_with = "unbounded",
+        bound(deserialize = "R: From<ToolResult>")
+    )]
     result: R,
     structured: bool,
     channel: Channel,
@@ -225,6 +230,17 @@ impl<'de> Deserialize<'de> for Attempt {
             decision,
         })
     }
+}
+
+/// The journal's own record: read back whatever part sizes it was
+/// written with.
+fn unbounded<'de, D: Deserializer<'de>, R: From<ToolResult>>(
+    deserializer: D,
+) -> Result<R, D::Error> {
+    use serde::de::DeserializeSeed as _;
+    crate::canonical::PartLimit::new(u64::MAX)
+        .deserialize(deserializer)
+        .map(R::from)
 }
 
 fn millis(duration: Duration) -> u64 {

@@ -307,7 +307,10 @@ impl Toolbox {
 
     /// An attempt's answer and what its retry policy says after it; an
     /// answer to keep is cut to the tool's budget.
-    fn decided(&self, registered: &Registered, attempt: u32, lowered: Lowered) -> Attempt {
+    fn decided(&self, registered: &Registered, attempt: u32, mut lowered: Lowered) -> Attempt {
+        // Named here, inside the attempt, so that a journal keeps the id an
+        // answer will be matched to.
+        lowered.result.name_pending_request();
         let tool = &registered.tool;
         let policy = registered.options.retry.as_ref().unwrap_or(&self.retry);
         let decision = policy.decide_and_notify(tool.safety(), &lowered, attempt);
