@@ -371,7 +371,7 @@ fn openai_responses_malformed() {
         ),
         (
             "[1]",
-            "openai responses: output[0]: invalid type: integer `1`, expected a JSON object",
+            "openai responses: output[0]: invalid type: integer `1`, expected an output item object",
         ),
         (
             r#"[{"type":"function_call","call_id":7,"name":"f","arguments":"{}"}]"#,
@@ -682,31 +682,31 @@ fn a_call_written_as_an_array_is_refused() {
     for (read, expected) in [
         (
             OpenAiChat::read_calls(chat),
-            "openai chat message: tool_calls[0]: invalid type: sequence, expected a JSON object",
+            "openai chat message: tool_calls[0]: invalid type: sequence, expected a tool call object",
         ),
         (
             OpenAiChat::read_calls(chat_function),
-            "openai chat message: tool_calls[0].function: invalid type: sequence, expected a JSON object",
+            "openai chat message: tool_calls[0].function: invalid type: sequence, expected a function object",
         ),
         (
             OpenAiResponses::read_calls(responses),
-            "openai responses: output[0]: invalid type: sequence, expected a JSON object",
+            "openai responses: output[0]: invalid type: sequence, expected an output item object",
         ),
         (
             Anthropic::read_calls(anthropic),
-            "anthropic message: content[0]: invalid type: sequence, expected a JSON object",
+            "anthropic message: content[0]: invalid type: sequence, expected a content block object",
         ),
         (
             Gemini::read_calls(gemini),
-            "gemini content: parts[0]: invalid type: sequence, expected a JSON object",
+            "gemini content: parts[0]: invalid type: sequence, expected a part object",
         ),
         (
             Gemini::read_calls(gemini_call),
-            "gemini content: parts[0].functionCall: invalid type: sequence, expected a JSON object",
+            "gemini content: parts[0].functionCall: invalid type: sequence, expected a function call object",
         ),
         (
             Mcp::read_calls(mcp),
-            "mcp tools/call request: params: invalid type: sequence, expected a JSON object",
+            "mcp tools/call request: params: invalid type: sequence, expected a params object",
         ),
     ] {
         assert_eq!(read.unwrap_err().to_string(), expected);

@@ -3,12 +3,8 @@
 
 use std::collections::HashMap;
 
-use std::fmt;
-use std::marker::PhantomData;
-
 use serde::Deserialize;
-use serde::de::value::MapAccessDeserializer;
-use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::de::{Deserializer, Visitor};
 use serde_json::error::Category;
 
 use crate::canonical::{clip_echoes, shorten};
@@ -189,29 +185,43 @@ fn parse_other<'de, T: Deserialize<'de>>(
     parse(style, root, message).map(|Object(value)| value)
 }
 
-/// A message that must be a JSON object: serde's derived structs also read
-/// arrays, field by field, so `[]` would read as a message without calls.
+/// A value that must be a JSON object: serde's derived structs also read
+/// arrays, field by field, so `[]` would read as a message without calls
+/// and `["call_1", "function", ...]` as a call. `T` reads as it would on
+/// its own (at the same cost), except that an array is refused with `T`'s
+/// own `expecting`.
 pub(crate) struct Object<T>(pub(crate) T);
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor<T>(PhantomData<T>);
+        T::deserialize(MapOnly(deserializer)).map(Object)
+    }
+}
 
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
-            type Value = T;
+/// A deserializer that reads a struct as a map only (serde_json's
+/// `deserialize_struct` takes an array too).
+struct MapOnly<D>(D);
 
-            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-                formatter.write_str("a JSON object")
-            }
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for MapOnly<D> {
+    type Error = D::Error;
 
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(map))
-            }
-        }
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(visitor)
+    }
 
-        deserializer
-            .deserialize_map(ObjectVisitor(PhantomData))
-            .map(Object)
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_map(visitor)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map enum identifier ignored_any
     }
 }
 

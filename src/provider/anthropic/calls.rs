@@ -36,6 +36,7 @@ pub(super) fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
 }
 
 #[derive(Deserialize)]
+#[serde(expecting = "a JSON object")]
 struct Message<'a> {
     #[serde(borrow, default)]
     content: Blocks<'a>,
@@ -48,6 +49,7 @@ struct Blocks<'a>(Vec<Block<'a>>);
 /// A content block of any type: the fields of a `tool_use`, optional so
 /// that blocks of other types read too.
 #[derive(Deserialize)]
+#[serde(expecting = "a content block object")]
 struct Block<'a> {
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,

@@ -44,6 +44,7 @@ pub(super) fn read_calls(content: &str) -> Result<Vec<Call>, ReadCallsError> {
 }
 
 #[derive(Deserialize)]
+#[serde(expecting = "a JSON object")]
 struct Content {
     /// Each part, and its call, an object: a derived struct would also
     /// read an array, field by field.
@@ -55,12 +56,14 @@ struct Content {
 }
 
 #[derive(Deserialize)]
+#[serde(expecting = "a part object")]
 struct Part {
     #[serde(rename = "functionCall", alias = "function_call", default)]
     function_call: Option<Object<FunctionCall>>,
 }
 
 #[derive(Deserialize)]
+#[serde(expecting = "a function call object")]
 struct FunctionCall {
     #[serde(default)]
     id: Option<String>,

@@ -50,6 +50,7 @@ pub(super) fn read_calls(request: &str) -> Result<Vec<Call>, ReadCallsError> {
 /// A JSON-RPC request of any method: what a `tools/call` needs, optional so
 /// that another method is reported as such.
 #[derive(Deserialize)]
+#[serde(expecting = "a JSON object")]
 struct Request<'a> {
     #[serde(borrow)]
     method: Cow<'a, str>,
@@ -62,6 +63,7 @@ struct Request<'a> {
 }
 
 #[derive(Deserialize)]
+#[serde(expecting = "a params object")]
 struct Params {
     #[serde(default)]
     name: Option<String>,

@@ -118,6 +118,7 @@ fn checked(index: usize, call: ToolCall<'_>) -> Result<Call, Box<ReadCallsError>
 
 /// An assistant message: only what reading its calls needs.
 #[derive(Deserialize)]
+#[serde(expecting = "a JSON object")]
 struct Message {
     #[serde(default)]
     tool_calls: Option<ToolCalls>,
@@ -127,6 +128,7 @@ struct Message {
 }
 
 #[derive(Deserialize)]
+#[serde(expecting = "a tool call object")]
 struct ToolCall<'a> {
     id: String,
     #[serde(rename = "type", borrow)]
@@ -137,6 +139,7 @@ struct ToolCall<'a> {
 }
 
 #[derive(Deserialize)]
+#[serde(expecting = "a function object")]
 struct Function {
     name: String,
     arguments: String,

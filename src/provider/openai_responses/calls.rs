@@ -51,6 +51,7 @@ fn text(
 /// the same names in other types (a `tool_search_call`'s `arguments` is an
 /// object).
 #[derive(Deserialize)]
+#[serde(expecting = "an output item object")]
 struct Item<'a> {
     /// Borrowed unless escaped; empty when missing.
     #[serde(rename = "type", borrow, default)]
