@@ -12,10 +12,14 @@
 //! | a transient failure the policy retries | a durable timer (`ctx.sleep`) for the policy's delay, then the next attempt |
 //! | a permanent failure, retries run out | the model-facing error result answers the call; the handler does not fail |
 //! | a pending [`Request`](toolresult::canonical::Request) | an awakeable; its id in the request's `data` under [`AWAKEABLE_KEY`], the request sent once to a `notify` hook ([`Parked`]) |
-//! | an [`Answer`](toolresult::canonical::Answer) | the awakeable resolved with the answer's JSON, through Restate's ingress, from anywhere; the call runs again with it |
+//! | an [`Answer`](toolresult::canonical::Answer) | the awakeable resolved with the answer's JSON, through Restate's ingress, from anywhere; the toolbox resumes the call with it as on any driver |
+//! | a [`Turn`](toolresult::toolbox::Turn)'s values, observer and cancellation | the handler's, as in process: attached again each time Restate runs the handler; not journaled |
 //!
-//! One function does it, [`run_turn`]; each call's answer is the
-//! toolbox's [`CallOutcome`](toolresult::toolbox::CallOutcome), which a provider's `reply` renders:
+//! One function does it, [`run_turn`], which takes the calls, or a
+//! [`Turn`](toolresult::toolbox::Turn) of them, as
+//! [`Toolbox::run`](toolresult::toolbox::Toolbox::run) does; each call's
+//! answer is the toolbox's [`CallOutcome`](toolresult::toolbox::CallOutcome),
+//! which a provider's `reply` renders:
 //!
 //! ```no_run
 //! use restate_sdk::prelude::*;

@@ -14,16 +14,18 @@ use toolresult::toolbox::{Attempt, CallOutcome, Driver, Toolbox, Turn};
 
 use crate::Parked;
 
-/// Runs the calls of one assistant turn inside a Restate handler, every
-/// call answered exactly once, in call order, under its own id.
+/// Runs one assistant turn inside a Restate handler, every call answered
+/// exactly once, in call order, under its own id.
 ///
-/// Each call is answered by the toolbox's own turn loop, as
-/// [`Toolbox::run`] answers it (its tool looked up, run under its timeout,
-/// a panic or bad arguments answered, retried as the toolbox's
-/// [`RetryPolicy`](toolresult::retry::RetryPolicy) says, every call
-/// answered once): this crate is the toolbox's
-/// [`Driver`](toolresult::toolbox::Driver) on Restate, which keeps the
-/// state:
+/// `turn` is what [`Toolbox::run`] takes: the calls, or a [`Turn`] of them
+/// with values for the tools, an observer of their progress and logs, a
+/// cancellation token, and the answers of parked calls resumed. Each call
+/// is answered by the toolbox's own turn loop, as [`Toolbox::run`] answers
+/// it (its tool looked up, run under its timeout, a panic or bad arguments
+/// answered, retried as the toolbox's
+/// [`RetryPolicy`](toolresult::retry::RetryPolicy) says): this crate is the
+/// toolbox's [`Driver`](toolresult::toolbox::Driver) on Restate, which
+/// keeps the state:
 ///
 /// - **each attempt is a journaled step** (`ctx.run`, named
 ///   `call <id> attempt <n>`, or `call <id> run <r> attempt <n>` for a run
@@ -45,13 +47,22 @@ use crate::Parked;
 ///   [`AWAKEABLE_KEY`](crate::AWAKEABLE_KEY), goes to `notify` as a
 ///   [`Parked`] call, in a journaled step of its own (named
 ///   `call <id> notify`) so it is sent once. The turn waits (suspended,
-///   for days if need be) until the awakeable is resolved with an
-///   [`Answer`] whose `id` is the request's `id`; then the call runs again
-///   with that answer (its tool reads it from its
-///   [`CallContext`](toolresult::tool::CallContext::answer)), with attempts
-///   counted afresh, and that run's result answers the call. A body that
-///   is not an `Answer`, or an answer to another request, does not resume
-///   the call: the request is sent again with a new awakeable.
+///   for days if need be) until the awakeable is resolved; the
+///   [`Answer`] it is resolved with goes to the toolbox, which decides, as
+///   for any driver, whether it resumes the call. A body that is not an
+///   `Answer` answers the call with its pending request.
+///
+/// What the turn carries besides its calls is the handler's, not the
+/// journal's: its values are attached again each time Restate runs the
+/// handler (attach the same ones, or tools read back from the journal and
+/// tools run afresh see different ones); the observer hears the attempts
+/// this process runs, not those read back from the journal; a cancelled
+/// turn drops the calls still running and answers them, and those not
+/// started, as cancelled, as [`Toolbox::run`] does (an attempt it drops
+/// leaves no result in the journal, so it runs again if Restate runs the
+/// handler again before it returns). Restate's own cancellation of the
+/// invocation is not the turn's: it ends the turn with Restate's terminal
+/// error.
 ///
 /// The calls run one after another: journaled steps of one handler do not
 /// run concurrently.
@@ -68,14 +79,21 @@ use crate::Parked;
 ///
 /// # Example
 /// A service whose handler takes an Anthropic assistant message and returns
-/// the reply with the tool results (`examples/durable_agent.rs` in this
-/// crate is the whole program):
+/// the reply with the tool results, its tools reading the tenant the
+/// invocation was sent for (an `x-tenant` header, which Restate keeps with
+/// the invocation, so every run of the handler attaches the same one;
+/// `examples/durable_agent.rs` in this crate is a whole program):
 ///
 /// ```no_run
 /// use restate_sdk::prelude::*;
 /// use toolresult::provider::{Anthropic, PartPolicy, Provider};
-/// use toolresult::toolbox::Toolbox;
+/// use toolresult::tool::CallEvent;
+/// use toolresult::toolbox::{Toolbox, Turn};
 /// use toolresult_restate::{run_turn, Parked};
+///
+/// /// Read by the tools with `cx.get::<Tenant>()`.
+/// #[derive(Clone)]
+/// struct Tenant(String);
 ///
 /// struct Agent {
 ///     toolbox: Toolbox,
@@ -90,7 +108,11 @@ use crate::Parked;
 ///         Json(message): Json<serde_json::Value>,
 ///     ) -> HandlerResult<Json<serde_json::Value>> {
 ///         let calls = Anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
-///         let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| async move {
+///         let tenant = ctx.headers().get("x-tenant").map_or("public", String::as_str).to_owned();
+///         let turn = Turn::new(calls)
+///             .with_value(Tenant(tenant))
+///             .with_observer(|event: &CallEvent<'_>| println!("{event:?}"));
+///         let outcomes = run_turn(&ctx, &self.toolbox, turn, |parked: Parked| async move {
 ///             // Send the request to whoever answers it, with its awakeable id.
 ///             println!("{}: resolve awakeable {}", parked.request.prompt, parked.awakeable_id());
 ///             Ok::<_, HandlerError>(())
@@ -110,16 +132,14 @@ use crate::Parked;
 pub async fn run_turn<N, F>(
     ctx: &Context<'_>,
     toolbox: &Toolbox,
-    calls: impl IntoIterator<Item = Call>,
+    turn: impl Into<Turn>,
     notify: N,
 ) -> Result<Vec<CallOutcome>, TerminalError>
 where
     N: Fn(Parked) -> F + Sync,
     F: Future<Output = Result<(), HandlerError>> + Send,
 {
-    toolbox
-        .run_on(&Restate { ctx, notify }, Turn::new(calls))
-        .await
+    toolbox.run_on(&Restate { ctx, notify }, turn).await
 }
 
 /// The toolbox's [`Driver`] on a Restate handler's context: each attempt a
@@ -168,29 +188,23 @@ where
     }
 
     /// The request, with a new awakeable's id, sent once through `notify`,
-    /// then the awakeable awaited, until it is resolved with an answer to
-    /// this request.
+    /// then the awakeable awaited: the answer it is resolved with, which
+    /// the toolbox checks against the request as it checks any driver's.
     async fn wait_for_answer(
         &self,
         call: &Call,
         request: &Request,
     ) -> Result<Option<Answer>, TerminalError> {
-        loop {
-            // Read as bytes: a body that is not an `Answer` asks again,
-            // where reading it as one would fail the invocation over and
-            // over.
-            let (awakeable, answered) = self.ctx.awakeable::<Vec<u8>>();
-            let parked = Parked::new(call.clone(), request.clone(), awakeable);
-            self.ctx
-                .run(|| (self.notify)(parked))
-                .name(format!("call {} notify", call.id))
-                .await?;
-            let body = answered.await?;
-            if let Ok(answer) = serde_json::from_slice::<Answer>(&body)
-                && answer.answers(request)
-            {
-                return Ok(Some(answer));
-            }
-        }
+        // Read as bytes: a body that is not an `Answer` leaves the call
+        // pending, where reading it as one would fail the invocation on
+        // every replay.
+        let (awakeable, answered) = self.ctx.awakeable::<Vec<u8>>();
+        let parked = Parked::new(call.clone(), request.clone(), awakeable);
+        self.ctx
+            .run(|| (self.notify)(parked))
+            .name(format!("call {} notify", call.id))
+            .await?;
+        let body = answered.await?;
+        Ok(serde_json::from_slice::<Answer>(&body).ok())
     }
 }

@@ -23,11 +23,12 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use restate_sdk::prelude::*;
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 use toolresult::canonical::Request;
 use toolresult::provider::{Answered, Anthropic, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
-use toolresult::tool::{self, CallContext, ToolSafety};
-use toolresult::toolbox::Toolbox;
+use toolresult::tool::{self, CallContext, CallEvent, LogLevel, ToolSafety};
+use toolresult::toolbox::{Toolbox, Turn};
 use toolresult::{Failure, ToolError, ToolResult};
 use toolresult_restate::{Parked, run_turn};
 
@@ -39,7 +40,12 @@ const STATE_DIR: &str = "TOOLRESULT_RESTATE_TEST_STATE_DIR";
 const NPM_SERVER: &str =
     "../.ci/.restate/node_modules/@restatedev/restate-server-linux-x64/bin/restate-server";
 
-/// How long any one wait of the test may take.
+/// The header whose value the service attaches to its turns as a
+/// [`Tenant`].
+const TENANT_HEADER: &str = "x-tenant";
+
+/// How long any one wait of the test may take: a turn that does not end
+/// fails its check after it.
 const WAIT: Duration = Duration::from_secs(60);
 /// The retry-after the throttled tool asks for.
 const RETRY_AFTER: Duration = Duration::from_millis(1500);
@@ -81,7 +87,7 @@ type Check = fn(&Harness) -> Result<(), String>;
 fn run_all(server: &Path) -> Result<usize, String> {
     let harness = Harness::start(server)?;
     // The kill-and-restart check goes last: it restarts the service.
-    let checks: [(&str, Check); 5] = [
+    let checks: [(&str, Check); 10] = [
         ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
         (
             "a_permanent_failure_is_not_retried_and_answers_the_call",
@@ -91,6 +97,23 @@ fn run_all(server: &Path) -> Result<usize, String> {
         (
             "an_approval_is_parked_and_resumed_by_an_answer_over_http",
             approval,
+        ),
+        (
+            "an_answer_to_another_request_ends_the_turn_without_asking_again",
+            another_requests_answer,
+        ),
+        (
+            "a_body_that_is_not_an_answer_answers_the_call_with_its_request",
+            not_an_answer,
+        ),
+        ("values_attached_to_the_turn_reach_its_tools", turn_values),
+        (
+            "the_turns_observer_hears_a_tools_progress_and_logs",
+            turn_observer,
+        ),
+        (
+            "a_cancelled_turn_answers_its_calls_as_cancelled",
+            cancelled_turn,
         ),
         (
             "a_completed_tool_is_not_run_again_after_the_service_is_killed",
@@ -245,32 +268,8 @@ fn approval(h: &Harness) -> Result<(), String> {
         .as_str()
         .ok_or("no awakeable id in the request")?
         .to_owned();
-    if h.count("deploy") != 1 {
-        return Err(format!(
-            "deploy ran {} times before the answer",
-            h.count("deploy")
-        ));
-    }
-    // An answer to another request does not resume the call: it is asked
-    // again, with a new awakeable.
-    h.resolve(&awakeable, &json!({"id": "approve-9.9.9", "ok": true}))?;
-    let parked = h.parked("toolu_deploy", 2)?;
-    let again = parked[1]["data"]["awakeable"]
-        .as_str()
-        .ok_or("no awakeable id in the request sent again")?
-        .to_owned();
-    if again == awakeable {
-        return Err("the request was sent again with the same awakeable".to_owned());
-    }
-    // Nor does a body that is not an answer.
-    h.resolve(&again, &json!("yes please"))?;
-    let parked = h.parked("toolu_deploy", 3)?;
-    let last = parked[2]["data"]["awakeable"]
-        .as_str()
-        .ok_or("no awakeable id in the request sent a third time")?
-        .to_owned();
-    expect_eq(&h.count("deploy"), &1, "runs before the right answer")?;
-    h.resolve(&last, &json!({"id": "approve-1.4.2", "ok": true}))?;
+    expect_eq(&h.count("deploy-1.4.2"), &1, "runs before the answer")?;
+    h.resolve(&awakeable, &json!({"id": "approve-1.4.2", "ok": true}))?;
     let turn = h.attach(&invocation)?;
     expect_eq(
         &turn.reply["content"][0],
@@ -278,19 +277,116 @@ fn approval(h: &Harness) -> Result<(), String> {
         "reply",
     )?;
     expect_eq(&turn.outcomes[0]["attempts"], &json!(2), "attempts")?;
-    expect_eq(&h.count("deploy"), &2, "runs of deploy")?;
-    expect_eq(&h.parked("toolu_deploy", 3)?.len(), &3, "requests sent")?;
+    expect_eq(&h.count("deploy-1.4.2"), &2, "runs of deploy")?;
+    expect_eq(&h.parked("toolu_deploy", 1)?.len(), &1, "requests sent")?;
     let journal = h.journal(&invocation)?;
     expect_eq(
         &names_like(&journal, "call toolu_deploy"),
         &vec![
             "call toolu_deploy attempt 1".to_owned(),
             "call toolu_deploy notify".to_owned(),
-            "call toolu_deploy notify".to_owned(),
-            "call toolu_deploy notify".to_owned(),
             "call toolu_deploy run 1 attempt 1".to_owned(),
         ],
         "journaled steps",
+    )
+}
+
+/// The turn ends (under [`WAIT`]): the awakeable's answer goes to the
+/// toolbox, which is the one to judge it, and the request is not sent
+/// again.
+fn another_requests_answer(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[("toolu_other", "deploy", json!({"version": "2.0.0"}))])?;
+    let awakeable = h.awakeable("toolu_other")?;
+    h.resolve(&awakeable, &json!({"id": "approve-9.9.9", "ok": true}))?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(
+        &turn.reply["content"][0]["tool_use_id"],
+        &json!("toolu_other"),
+        "the call answered",
+    )?;
+    expect_eq(&h.parked("toolu_other", 1)?.len(), &1, "requests sent")?;
+    let journal = h.journal(&invocation)?;
+    expect_eq(
+        &names_like(&journal, "call toolu_other notify"),
+        &vec!["call toolu_other notify".to_owned()],
+        "journaled notifications",
+    )
+}
+
+fn not_an_answer(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[("toolu_vague", "deploy", json!({"version": "3.0.0"}))])?;
+    let awakeable = h.awakeable("toolu_vague")?;
+    h.resolve(&awakeable, &json!("yes please"))?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(
+        &turn.reply["content"],
+        &json!([{"type": "tool_result", "tool_use_id": "toolu_vague",
+                 "content": "Deploy 3.0.0?", "is_error": true}]),
+        "reply",
+    )?;
+    expect_eq(&turn.outcomes[0]["pending"], &json!(true), "pending")?;
+    expect_eq(&h.count("deploy-3.0.0"), &1, "runs of deploy")?;
+    expect_eq(&h.parked("toolu_vague", 1)?.len(), &1, "requests sent")
+}
+
+fn turn_values(h: &Harness) -> Result<(), String> {
+    let calls = [("toolu_who", "whoami", json!({}))];
+    let turn = h.turn_with_header(&calls, (TENANT_HEADER, "acme"))?;
+    expect_eq(
+        &turn.reply["content"][0]["content"],
+        &json!("tenant acme"),
+        "reply",
+    )?;
+    // Without the header the service attaches no tenant.
+    let turn = h.turn(&[("toolu_who_else", "whoami", json!({}))])?;
+    expect_eq(
+        &turn.reply["content"][0]["content"],
+        &json!("no tenant"),
+        "reply without a tenant",
+    )
+}
+
+fn turn_observer(h: &Harness) -> Result<(), String> {
+    let turn = h.turn(&[("toolu_report", "report", json!({}))])?;
+    expect_eq(
+        &turn.reply["content"][0]["content"],
+        &json!("reported"),
+        "reply",
+    )?;
+    expect_eq(
+        &h.events("toolu_report"),
+        &vec![
+            json!({"tool": "report", "progress": 1.0, "total": 2.0, "message": "half way"}),
+            json!({"tool": "report", "log": "info", "message": "all done"}),
+        ],
+        "events observed",
+    )
+}
+
+/// A tool cancels its own turn (through a value the service attaches):
+/// it is dropped and answered as cancelled, and the call after it never
+/// runs.
+fn cancelled_turn(h: &Harness) -> Result<(), String> {
+    let turn = h.turn(&[
+        ("toolu_stop", "stop_turn", json!({})),
+        ("toolu_after", "charge", json!({"key": "after-stop"})),
+    ])?;
+    let cancelled = "{\"error\":{\"message\":\"the call was cancelled before it finished\"}}";
+    expect_eq(
+        &turn.reply,
+        &json!({"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "toolu_stop", "content": cancelled, "is_error": true},
+            {"type": "tool_result", "tool_use_id": "toolu_after", "content": cancelled, "is_error": true}
+        ]}),
+        "reply",
+    )?;
+    expect_eq(&turn.outcomes[0]["stop"], &json!("cancelled"), "stop")?;
+    expect_eq(&turn.outcomes[0]["attempts"], &json!(1), "attempts started")?;
+    expect_eq(&turn.outcomes[1]["attempts"], &json!(0), "attempts after")?;
+    expect_eq(
+        &h.count("after-stop"),
+        &0,
+        "runs of the call after the cancel",
     )
 }
 
@@ -329,6 +425,19 @@ struct Deploy {
     version: String,
 }
 
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct NoArgs {}
+
+/// The tenant a turn is run for: a value the service attaches from the
+/// invocation's [`TENANT_HEADER`].
+#[derive(Clone)]
+struct Tenant(String);
+
+/// The turn's cancellation token, attached as a value so that a tool can
+/// cancel its own turn.
+#[derive(Clone)]
+struct StopSwitch(CancellationToken);
+
 struct TestAgent {
     toolbox: Toolbox,
     state: PathBuf,
@@ -344,8 +453,17 @@ impl TestAgent {
     ) -> HandlerResult<Json<Value>> {
         let calls =
             Anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
+        let stop = CancellationToken::new();
+        let events = self.state.clone();
+        let mut turn = Turn::new(calls)
+            .with_value(StopSwitch(stop.clone()))
+            .with_cancellation(stop)
+            .with_observer(move |event: &CallEvent<'_>| observe(&events, event));
+        if let Some(tenant) = ctx.headers().get(TENANT_HEADER) {
+            turn = turn.with_value(Tenant(tenant.clone()));
+        }
         let state = self.state.clone();
-        let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| {
+        let outcomes = run_turn(&ctx, &self.toolbox, turn, |parked: Parked| {
             let state = state.clone();
             async move {
                 let line = serde_json::to_string(&parked.request)?;
@@ -367,11 +485,45 @@ impl TestAgent {
                     "id": outcome.call().id,
                     "attempts": outcome.attempts,
                     "stop": outcome.stop.as_str(),
+                    "pending": outcome.is_pending(),
                     "channel": channel(&outcome.lowered.diagnostics),
                 })
             })
             .collect();
         Ok(Json(json!({"reply": reply, "outcomes": summary})))
+    }
+}
+
+/// Appends what a tool reported to `events-<call id>.jsonl`.
+fn observe(state: &Path, event: &CallEvent<'_>) {
+    let (call, line) = match *event {
+        CallEvent::Progress {
+            call_id,
+            tool,
+            done,
+            total,
+            message,
+        } => (
+            call_id,
+            json!({"tool": tool, "progress": done, "total": total, "message": message}),
+        ),
+        CallEvent::Log {
+            call_id,
+            tool,
+            level,
+            message,
+        } => (
+            call_id,
+            json!({"tool": tool, "log": level.as_str(), "message": message}),
+        ),
+        _ => return,
+    };
+    if let Ok(mut file) = fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(state.join(format!("events-{call}.jsonl")))
+    {
+        let _ = writeln!(file, "{line}");
     }
 }
 
@@ -491,7 +643,7 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
             "deploy",
             "Deploys a version",
             move |args: Deploy, cx: &CallContext| -> ToolResult<String> {
-                bump(&dir, "deploy");
+                bump(&dir, &format!("deploy-{}", args.version));
                 match cx.answer() {
                     Some(answer) if answer.ok => {
                         ToolResult::ok(format!("deployed {}", args.version))
@@ -505,6 +657,42 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
             },
         )?
         .with_safety(ToolSafety::IdempotentDestructive),
+    )?;
+
+    // Reads the turn's tenant.
+    toolbox.register(
+        tool::function("whoami", "The tenant", |_: NoArgs, cx: &CallContext| {
+            cx.get::<Tenant>()
+                .map_or_else(|| "no tenant".to_owned(), |t| format!("tenant {}", t.0))
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+
+    // Reports progress and a log line.
+    toolbox.register(
+        tool::function("report", "Reports", |_: NoArgs, cx: &CallContext| {
+            cx.progress(1.0, Some(2.0), Some("half way"));
+            cx.log(LogLevel::Info, "all done");
+            "reported"
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+
+    // Cancels its own turn, then waits (a while) to be dropped.
+    toolbox.register(
+        tool::async_function(
+            "stop_turn",
+            "Cancels the turn",
+            |_: NoArgs, cx: CallContext<'static>| async move {
+                let Some(StopSwitch(stop)) = cx.get::<StopSwitch>().cloned() else {
+                    return "no stop switch";
+                };
+                stop.cancel();
+                tokio::time::sleep(WAIT / 4).await;
+                "the turn went on after its cancellation"
+            },
+        )?
+        .with_safety(ToolSafety::ReadOnly),
     )?;
 
     // A side effect that must happen once: not idempotent, never retried.
@@ -597,7 +785,7 @@ impl Drop for Harness {
 }
 
 /// A turn's answer: the invocation and the handler's JSON.
-struct Turn {
+struct TurnReply {
     invocation: String,
     reply: Value,
     outcomes: Vec<Value>,
@@ -730,17 +918,44 @@ impl Harness {
     }
 
     /// Runs a turn to its end.
-    fn turn(&self, calls: &[(&str, &str, Value)]) -> Result<Turn, String> {
+    fn turn(&self, calls: &[(&str, &str, Value)]) -> Result<TurnReply, String> {
         let invocation = self.send_turn(calls)?;
+        self.attach(&invocation)
+    }
+
+    /// Runs a turn, sent with a header, to its end.
+    fn turn_with_header(
+        &self,
+        calls: &[(&str, &str, Value)],
+        header: (&str, &str),
+    ) -> Result<TurnReply, String> {
+        let invocation = self.send(calls, Some(header))?;
         self.attach(&invocation)
     }
 
     /// Starts a turn; its invocation id.
     fn send_turn(&self, calls: &[(&str, &str, Value)]) -> Result<String, String> {
-        let (status, body) = self.post(
-            &format!("{}/TestAgent/turn/send", self.ingress),
-            &Self::message(calls),
-        )?;
+        self.send(calls, None)
+    }
+
+    fn send(
+        &self,
+        calls: &[(&str, &str, Value)],
+        header: Option<(&str, &str)>,
+    ) -> Result<String, String> {
+        let url = format!("{}/TestAgent/turn/send", self.ingress);
+        let mut request = self
+            .http
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json");
+        if let Some((name, value)) = header {
+            request = request.header(name, value);
+        }
+        let response = request
+            .send(Self::message(calls).to_string())
+            .map_err(|e| format!("POST {url}: {e}"))?;
+        let (status, body) = read_response(&url, response)?;
         if status != 200 && status != 202 {
             return Err(format!("sending the turn: {status} {body}"));
         }
@@ -750,8 +965,8 @@ impl Harness {
             .ok_or_else(|| format!("no invocation id in {body}"))
     }
 
-    /// Waits for a turn's answer.
-    fn attach(&self, invocation: &str) -> Result<Turn, String> {
+    /// Waits (at most [`WAIT`]) for a turn's answer.
+    fn attach(&self, invocation: &str) -> Result<TurnReply, String> {
         let (status, body) = self.get(&format!(
             "{}/restate/invocation/{invocation}/attach",
             self.ingress
@@ -759,7 +974,7 @@ impl Harness {
         if status != 200 {
             return Err(format!("the turn answered {status}: {body}"));
         }
-        Ok(Turn {
+        Ok(TurnReply {
             invocation: invocation.to_owned(),
             reply: body["reply"].clone(),
             outcomes: body["outcomes"].as_array().cloned().unwrap_or_default(),
@@ -805,6 +1020,24 @@ impl Harness {
         };
         wait_until("the request to be sent", || read().len() >= at_least)?;
         Ok(read())
+    }
+
+    /// The awakeable id of the first request sent for a call.
+    fn awakeable(&self, call: &str) -> Result<String, String> {
+        let parked = self.parked(call, 1)?;
+        parked[0]["data"]["awakeable"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("no awakeable id in {}", parked[0]))
+    }
+
+    /// What the turn's observer heard from a call, in order.
+    fn events(&self, call: &str) -> Vec<Value> {
+        fs::read_to_string(self.state.path().join(format!("events-{call}.jsonl")))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| serde_json::from_str(line).ok())
+            .collect()
     }
 
     fn count(&self, key: &str) -> u32 {
