@@ -13,7 +13,8 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::base64_data::{Base64, decode_base64, decoded_len};
 use super::drain::Drained;
-use super::part::{Body, PartFields};
+use super::part::Body;
+use super::part_validation::PartFields;
 use super::{ContentPart, MediaSource, PartError, PartKind, PartLimit};
 
 impl Serialize for ContentPart {
