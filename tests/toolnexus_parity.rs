@@ -687,7 +687,11 @@ fn read_of_a_pdf_and_a_wav_matches_their_read_builtin() {
         let expected = format!(
             r#"{{"output":"{shown} ({mime}, {len} bytes)","isError":false,"parts":[{part}]}}"#
         );
-        same_bytes(&ours::read(&path, ours::PartLimit::default()), &their_read(shown), &expected);
+        same_bytes(
+            &ours::read(&path, ours::PartLimit::default()),
+            &their_read(shown),
+            &expected,
+        );
     }
 }
 

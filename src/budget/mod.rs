@@ -38,7 +38,7 @@ mod json_tree;
 mod memory_store;
 mod reader;
 mod schema_rules;
-mod text;
+mod text_cut;
 mod tokenizer;
 
 pub use artifact::Artifact;

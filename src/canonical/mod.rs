@@ -27,8 +27,8 @@
 //! ```
 
 mod base64_data;
-mod drain;
-mod media;
+mod bounded_read;
+mod media_type;
 mod object_only;
 mod part;
 mod part_constructors;
@@ -42,7 +42,7 @@ mod read;
 mod result;
 mod write_json;
 
-pub use media::MediaType;
+pub use media_type::MediaType;
 pub use part::{ContentPart, MediaSource};
 pub use part_error::PartError;
 pub use part_kind::PartKind;
@@ -52,7 +52,7 @@ pub use read::read;
 pub use result::{PENDING_KEY, ToolResult};
 
 pub(crate) use base64_data::Base64;
-pub(crate) use drain::open_without_blocking;
+pub(crate) use bounded_read::open_without_blocking;
 pub(crate) use part_error::{clip_echoes, shorten};
 pub(crate) use part_serde::{WireSource, media_part_from_wire};
 pub(crate) use result::estimate_text_tokens;

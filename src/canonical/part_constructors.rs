@@ -6,7 +6,7 @@ use std::path::Path;
 
 use bytes::Bytes;
 
-use super::drain::{Drained, read_file, read_to_limit};
+use super::bounded_read::{BytesFrom, read_file, read_to_limit};
 use super::part::Body;
 use super::part_error::shorten;
 use super::part_validation::{check_url, essence, media_type_of, new_media_type, parse_data_url};
@@ -98,7 +98,7 @@ impl ContentPart {
     pub fn from_bytes(bytes: impl Into<Bytes>, mime_type: &str) -> Result<Self, PartError> {
         let bytes = bytes.into();
         let (kind, mime_type) = new_media_type(mime_type)?;
-        PartLimit::default().check(Drained::Data, bytes.len() as u64)?;
+        PartLimit::default().check(BytesFrom::Data, bytes.len() as u64)?;
         Ok(Self {
             kind,
             body: Body::Media {
@@ -132,7 +132,7 @@ impl ContentPart {
         limit: PartLimit,
     ) -> Result<Self, PartError> {
         let (kind, mime_type) = new_media_type(mime_type)?;
-        let bytes = read_to_limit(limit, reader, 0, Drained::Reader)?;
+        let bytes = read_to_limit(limit, reader, 0, BytesFrom::Reader)?;
         Ok(Self {
             kind,
             body: Body::Media {

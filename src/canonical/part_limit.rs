@@ -1,7 +1,7 @@
 //! `PartLimit`: the most bytes one part may carry.
 
 use super::PartError;
-use super::drain::Drained;
+use super::bounded_read::BytesFrom;
 
 /// The most bytes one part may carry: checked before a file is read, while a
 /// reader is drained, and, when a part is parsed, from the length of its
@@ -54,7 +54,7 @@ impl PartLimit {
     }
 
     /// Refuses `bytes` over the limit, naming where they came from.
-    pub(crate) fn check(self, source: Drained<'_>, bytes: u64) -> Result<(), PartError> {
+    pub(crate) fn check(self, source: BytesFrom<'_>, bytes: u64) -> Result<(), PartError> {
         if bytes > self.max_bytes() {
             return Err(PartError::TooLarge {
                 what: source.to_string(),

@@ -6,7 +6,7 @@ use std::path::Path;
 use bytes::Bytes;
 
 use super::base64_data::{decode_base64, decoded_len};
-use super::drain::{Drained, shown};
+use super::bounded_read::{BytesFrom, shown};
 use super::part::Body;
 use super::part_error::shorten;
 use super::{ContentPart, MediaSource, MediaType, PartError, PartKind, PartLimit};
@@ -198,7 +198,7 @@ pub(super) fn parse_data_url(
         return Err(malformed("it has no mime type"));
     }
     limit.check(
-        Drained::Encoded("the data: URL's data"),
+        BytesFrom::Encoded("the data: URL's data"),
         decoded_len(payload),
     )?;
     let bytes = decode_base64("the data: URL", payload)?;

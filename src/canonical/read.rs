@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::drain::{read_file, shown};
+use super::bounded_read::{read_file, shown};
 use super::{ContentPart, MediaType, PartError, PartLimit, ToolResult};
 
 /// Reads a file into a result, reading at most `limit` bytes of it, text
