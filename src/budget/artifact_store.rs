@@ -5,12 +5,14 @@ use std::sync::Arc;
 
 use super::{Artifact, ArtifactError, ArtifactId};
 
-/// Where artifacts are kept: [`MemoryStore`] (the default) or
-/// [`FileStore`], or your own (a bucket, a database).
+/// Where artifacts are kept: [`MemoryStore`](super::MemoryStore) (the
+/// default) or [`FileStore`](super::FileStore), or your own (a bucket, a
+/// database).
 ///
 /// A store gives each artifact it keeps a new id; `get` of an id it never
 /// gave is `Ok(None)`, not an error. An `Err` is the store failing, which
-/// the reader reports to the model as an unexpected error without its text.
+/// the reader reports to the model as an unexpected error without its text
+/// (never retried when it is [`ArtifactError::TooLarge`]).
 ///
 /// ```
 /// use std::sync::Arc;
