@@ -18,7 +18,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use toolresult::budget::Budget;
-use toolresult::canonical::{Answer, ContentPart, Request};
+use toolresult::canonical::{Answer, ContentPart, PartLimit, Request};
 use toolresult::provider::{Anthropic, OpenAiChat, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
 use toolresult::tool;
@@ -119,7 +119,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     )?)?;
     toolbox.register(
         tool::function("chart", "A temperature chart of a city", |args: City| {
-            match ContentPart::from_path("tests/fixtures/fixture.png") {
+            match ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default()) {
                 Ok(png) => ToolResult::<_>::ok(format!("chart of {}", args.city)).with_parts([png]),
                 Err(unreadable) => ToolResult::fail(Failure::unexpected(unreadable)),
             }

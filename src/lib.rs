@@ -154,16 +154,16 @@
 //!
 //! [`canonical::ToolResult`] is `{output, isError, parts?, metadata?}`,
 //! byte for byte the shared contract. [`canonical::ContentPart`] carries an
-//! image, a file or audio; a [`canonical::Request`] parks a call until an
-//! [`canonical::Answer`] comes.
+//! image, a file or audio, read under a [`canonical::PartLimit`]; a
+//! [`canonical::Request`] parks a call until an [`canonical::Answer`] comes.
 //!
 //! ```
-//! use toolresult::canonical::{ContentPart, Request, ToolResult};
+//! use toolresult::canonical::{ContentPart, PartLimit, Request, ToolResult};
 //!
 //! let found = ToolResult::ok("eu-west-1");
 //! assert_eq!(serde_json::to_string(&found)?, r#"{"output":"eu-west-1","isError":false}"#);
 //!
-//! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+//! let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
 //! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! assert_eq!(shot.output, "image (image/png, 82 bytes)");
 //!

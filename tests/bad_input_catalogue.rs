@@ -627,13 +627,13 @@ fn bad_mime_types_for_bytes() {
         "invalid mime type `image/ png`: expected `type/subtype`"
     );
     assert_eq!(
-        ContentPart::from_reader(&b"x"[..], "")
+        ContentPart::from_reader(&b"x"[..], "", PartLimit::default())
             .unwrap_err()
             .to_string(),
         "a file part needs a mime type"
     );
     assert_eq!(
-        ContentPart::from_reader(&b"x"[..], "wav")
+        ContentPart::from_reader(&b"x"[..], "wav", PartLimit::default())
             .unwrap_err()
             .to_string(),
         "invalid mime type `wav`: expected `type/subtype`"
@@ -663,17 +663,15 @@ fn bytes_over_the_limit() {
 fn a_reader_over_the_limit() {
     let limit = PartLimit::new(10);
     assert_eq!(
-        limit
-            .part_from_reader(&[0u8; 11][..], "audio/wav")
+        ContentPart::from_reader(&[0u8; 11][..], "audio/wav", limit)
             .unwrap_err()
             .to_string(),
         "the reader's data is 11 bytes, over the part size limit of 10 bytes"
     );
-    assert!(limit.part_from_reader(&[0u8; 10][..], "audio/wav").is_ok());
+    assert!(ContentPart::from_reader(&[0u8; 10][..], "audio/wav", limit).is_ok());
     // An endless reader stops one byte past the limit.
     assert_eq!(
-        limit
-            .part_from_reader(io::repeat(7), "audio/wav")
+        ContentPart::from_reader(io::repeat(7), "audio/wav", limit)
             .unwrap_err()
             .to_string(),
         "the reader's data is 11 bytes, over the part size limit of 10 bytes"
@@ -690,12 +688,17 @@ impl Read for Failing {
 
 #[test]
 fn a_reader_that_errors() {
-    let err = ContentPart::from_reader(Failing, "image/png").unwrap_err();
+    let err = ContentPart::from_reader(Failing, "image/png", PartLimit::default()).unwrap_err();
     assert_eq!(err.to_string(), "cannot read the reader: disk on fire");
     let source = std::error::Error::source(&err).expect("the io error is the source");
     assert_eq!(source.to_string(), "disk on fire");
     // After some good bytes, too.
-    let err = ContentPart::from_reader((&b"GIF8"[..]).chain(Failing), "image/gif").unwrap_err();
+    let err = ContentPart::from_reader(
+        (&b"GIF8"[..]).chain(Failing),
+        "image/gif",
+        PartLimit::default(),
+    )
+    .unwrap_err();
     assert_eq!(err.to_string(), "cannot read the reader: disk on fire");
 }
 
@@ -706,13 +709,12 @@ fn a_reader_that_errors() {
 #[test]
 fn a_path_over_the_limit() {
     assert_eq!(
-        PartLimit::new(10)
-            .part_from_path(PNG)
+        ContentPart::from_path(PNG, PartLimit::new(10))
             .unwrap_err()
             .to_string(),
         "`tests/fixtures/fixture.png` is 82 bytes, over the part size limit of 10 bytes"
     );
-    assert!(PartLimit::new(82).part_from_path(PNG).is_ok());
+    assert!(ContentPart::from_path(PNG, PartLimit::new(82)).is_ok());
 }
 
 #[test]
@@ -724,7 +726,7 @@ fn a_huge_sparse_file_is_refused_from_its_metadata() {
         .set_len(1 << 40)
         .unwrap();
     let started = Instant::now();
-    let err = PartLimit::new(10).part_from_path(&path).unwrap_err();
+    let err = ContentPart::from_path(&path, PartLimit::new(10)).unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
@@ -732,7 +734,7 @@ fn a_huge_sparse_file_is_refused_from_its_metadata() {
             path.display()
         )
     );
-    let err = ContentPart::from_path(&path).unwrap_err();
+    let err = ContentPart::from_path(&path, PartLimit::default()).unwrap_err();
     assert_eq!(
         err.to_string(),
         format!(
@@ -762,12 +764,14 @@ fn a_directory() {
     let shots = dir.path().join("shots.png");
     std::fs::create_dir(&shots).unwrap();
     assert_eq!(
-        ContentPart::from_path(&shots).unwrap_err().to_string(),
+        ContentPart::from_path(&shots, PartLimit::default())
+            .unwrap_err()
+            .to_string(),
         format!("`{}` is not a regular file", shots.display())
     );
     // Without a media extension the extension is what is wrong first.
     assert_eq!(
-        ContentPart::from_path("tests/fixtures")
+        ContentPart::from_path("tests/fixtures", PartLimit::default())
             .unwrap_err()
             .to_string(),
         "`tests/fixtures` has no extension, so its media type is unknown: pass the bytes with an explicit mime type instead"
@@ -785,14 +789,17 @@ fn a_named_pipe_is_refused_without_blocking() {
         .unwrap();
     assert!(made.success());
     assert_eq!(
-        ContentPart::from_path(&pipe).unwrap_err().to_string(),
+        ContentPart::from_path(&pipe, PartLimit::default())
+            .unwrap_err()
+            .to_string(),
         format!("`{}` is not a regular file", pipe.display())
     );
 }
 
 #[test]
 fn a_path_that_does_not_exist() {
-    let err = ContentPart::from_path("tests/fixtures/missing.png").unwrap_err();
+    let err =
+        ContentPart::from_path("tests/fixtures/missing.png", PartLimit::default()).unwrap_err();
     assert!(matches!(&err, PartError::Read { path, .. } if path == "tests/fixtures/missing.png"));
     #[cfg(target_os = "linux")]
     assert_eq!(
@@ -809,19 +816,27 @@ fn a_non_utf8_file_name() {
     let path = Path::new("tests/fixtures").join(OsStr::from_bytes(b"shot-\xff.png"));
     // Refused from the name alone: the file need not exist.
     assert_eq!(
-        ContentPart::from_path(&path).unwrap_err().to_string(),
+        ContentPart::from_path(&path, PartLimit::default())
+            .unwrap_err()
+            .to_string(),
         "the file name of `tests/fixtures/shot-\u{fffd}.png` is not valid UTF-8"
     );
     let path = Path::new("tests/fixtures").join(OsStr::from_bytes(b"\xc3\x28.pdf"));
     assert_eq!(
-        ContentPart::from_path(&path).unwrap_err().to_string(),
+        ContentPart::from_path(&path, PartLimit::default())
+            .unwrap_err()
+            .to_string(),
         "the file name of `tests/fixtures/\u{fffd}(.pdf` is not valid UTF-8"
     );
 }
 
 #[test]
 fn unknown_and_missing_extensions() {
-    let err = |path: &str| ContentPart::from_path(path).unwrap_err().to_string();
+    let err = |path: &str| {
+        ContentPart::from_path(path, PartLimit::default())
+            .unwrap_err()
+            .to_string()
+    };
     assert_eq!(
         err("notes.txt"),
         "unknown media extension `txt` in `notes.txt`: pass the bytes with an explicit mime type instead"

@@ -19,6 +19,7 @@ use chains::{End, Step};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
+use toolresult::budget::{Artifact, ArtifactReader, ArtifactStore, FileStore};
 use toolresult::canonical::{self, ContentPart, PartLimit};
 use toolresult::provider::{Gemini, Mcp, Provider};
 use toolresult::retry::{Cancelled, Classification, Decision, RetryPolicy, StopReason};
@@ -202,7 +203,7 @@ fn flip_and_read() {
     let started = Instant::now();
     let (mut read, mut refused) = (0, 0);
     while started.elapsed() < Duration::from_secs(4) {
-        match ContentPart::from_path(&link) {
+        match ContentPart::from_path(&link, PartLimit::default()) {
             Ok(part) => {
                 assert_eq!(part.byte_len(), 82);
                 read += 1;
@@ -285,7 +286,7 @@ fn a_sparse_file_larger_than_memory_is_an_error_not_an_abort() {
             .unwrap()
             .set_len(1 << 40)
             .unwrap();
-        let err = PartLimit::new(u64::MAX).part_from_path(&path).unwrap_err();
+        let err = ContentPart::from_path(&path, PartLimit::new(u64::MAX)).unwrap_err();
         println!("refused: {err}");
         return;
     }
@@ -299,6 +300,70 @@ fn a_sparse_file_larger_than_memory_is_an_error_not_an_abort() {
         "{}",
         outcome.output
     );
+}
+
+/// Before: `FileStore::get` reserved a buffer of the size the file
+/// reported, so a 1 TiB sparse file planted under an artifact's name (or
+/// its sidecar's) aborted the process ("memory allocation of 1099511627776
+/// bytes failed"), through `read_artifact` too.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_sparse_artifact_larger_than_memory_is_an_error_not_an_abort() {
+    const TEST: &str = "a_sparse_artifact_larger_than_memory_is_an_error_not_an_abort";
+    if bounded::is_child(TEST) {
+        read_sparse_artifacts();
+        return;
+    }
+    // 1 GiB of address space: far less than the 1 TiB files.
+    let outcome = bounded::run_child(TEST, Duration::from_secs(120), Some(1 << 20));
+    assert!(!outcome.timed_out, "{}", outcome.output);
+    assert!(outcome.success, "the process died:\n{}", outcome.output);
+    let over_the_store = format!(
+        "` is 1099511627776 bytes, over the store's limit of {} bytes",
+        FileStore::DEFAULT_MAX_BYTES
+    );
+    for expected in [
+        "artifact: the artifact file `",
+        &over_the_store,
+        "sidecar: the artifact file `",
+        ".json` is 1099511627776 bytes, over the store's limit of 65536 bytes",
+        "reader: {\"error\"",
+    ] {
+        assert!(
+            outcome.output.contains(expected),
+            "{expected}\n{}",
+            outcome.output
+        );
+    }
+}
+
+/// In the child: an artifact, then a sidecar, grown to 1 TiB of hole, read
+/// back through the store and through `read_artifact`.
+#[cfg(target_os = "linux")]
+fn read_sparse_artifacts() {
+    use std::sync::Arc;
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = Arc::new(FileStore::new(dir.path()).unwrap());
+    let grow = |file: String| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(dir.path().join(file))
+            .unwrap()
+            .set_len(1 << 40)
+            .unwrap();
+    };
+    let artifact = store.put(Artifact::new("abc", "text/plain")).unwrap();
+    grow(artifact.to_string());
+    println!("artifact: {}", store.get(&artifact).unwrap_err());
+    let reader = ArtifactReader::new(store.clone()).unwrap();
+    let read = call(&reader, json!({"artifact": artifact.as_str()}));
+    assert!(read.result.is_error);
+    println!("reader: {}", read.result.output);
+
+    let sidecar = store.put(Artifact::new("abc", "text/plain")).unwrap();
+    grow(format!("{sidecar}.json"));
+    println!("sidecar: {}", store.get(&sidecar).unwrap_err());
 }
 
 // ---------------------------------------------------------------------------
@@ -399,10 +464,10 @@ fn echoed_values_are_cut() {
         ContentPart::from_url("data:image/png;base64,AAAA", Some(&format!("image/{huge}")))
             .unwrap_err()
             .to_string(),
-        ContentPart::from_path(format!("{huge}.png"))
+        ContentPart::from_path(format!("{huge}.png"), PartLimit::default())
             .unwrap_err()
             .to_string(),
-        ContentPart::from_path(format!("a.{huge}"))
+        ContentPart::from_path(format!("a.{huge}"), PartLimit::default())
             .unwrap_err()
             .to_string(),
         serde_json::from_str::<ContentPart>(&format!(r#"{{"type":"{huge}"}}"#))
@@ -441,7 +506,8 @@ impl Read for Braggart {
 
 #[test]
 fn a_reader_that_overstates_its_count_is_an_error() {
-    let result = catch_unwind(|| ContentPart::from_reader(Braggart, "image/png"));
+    let result =
+        catch_unwind(|| ContentPart::from_reader(Braggart, "image/png", PartLimit::default()));
     let err = result.expect("no panic").unwrap_err();
     let message = err.to_string();
     assert!(

@@ -114,7 +114,7 @@ fn only_a_typed_object_success_is_structured() {
     ));
     assert!(!none(serde_json::json!({"a": 1}).lower()));
     // With parts beside it, the value is still the structured content.
-    let png = ContentPart::from_path("tests/fixtures/fixture.png").unwrap();
+    let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default()).unwrap();
     let with_part = ToolResult::<_>::ok(serde_json::json!({"a": 1}))
         .with_parts([png])
         .lower();

@@ -33,7 +33,8 @@ fn every_constructor_writes_anthropics_media_types_in_lower_case() {
             assert_eq!(from_bytes.kind(), PartKind::Image);
             assert_eq!(anthropic_media_type(from_bytes), json!(documented));
 
-            let from_reader = ContentPart::from_reader(&b"GIF8"[..], spelling).unwrap();
+            let from_reader =
+                ContentPart::from_reader(&b"GIF8"[..], spelling, PartLimit::default()).unwrap();
             assert_eq!(anthropic_media_type(from_reader), json!(documented));
 
             let data_url = format!("data:{spelling};base64,R0lGOA==");

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use toolresult::canonical::ContentPart;
+use toolresult::canonical::{ContentPart, PartLimit};
 use toolresult::{Failure, IntoToolResult, Lowered, ResultExt, ToolError, ToolResult};
 
 const SECRET: &str = "SENTINEL-7f3a9c";
@@ -124,7 +124,7 @@ fn anyhow_context_chain() {
 
 #[test]
 fn failure_with_parts_and_the_dyn_view() {
-    let png = ContentPart::from_path("tests/fixtures/fixture.png").unwrap();
+    let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default()).unwrap();
     let result: ToolResult<u8> = ToolResult::fail(
         Failure::new(ToolError::new("screenshot of the failure")).with_source(leaky()),
     )

@@ -11,7 +11,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde::Serialize;
 use serde_json::json;
-use toolresult::canonical::ContentPart;
+use toolresult::canonical::{ContentPart, PartLimit};
 use toolresult::{Failure, ToolError, ToolResult};
 
 const SECRET: &str = "postgres://admin:hunter2-server-sentinel@db";
@@ -62,8 +62,9 @@ impl ServerHandler for WeatherServer {
             "weather" => Self::weather(&city).into_call_tool_result(),
             "count" => ToolResult::<usize>::ok(city.len()).into_call_tool_result(),
             "radar" => {
-                let png = ContentPart::from_path("tests/fixtures/fixture.png")
-                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                let png =
+                    ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())
+                        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
                 Self::weather(&city)
                     .with_parts([png])
                     .into_call_tool_result()

@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use serde_json::json;
-use toolresult::canonical::{ContentPart, PartKind, Request, ToolResult, read};
+use toolresult::canonical::{ContentPart, PartKind, PartLimit, Request, ToolResult, read};
 
 const FIXTURE: &str = "tests/fixtures/fixture.png";
 
@@ -150,8 +150,12 @@ fn metadata_that_is_not_a_request_is_no_suspension() {
 
 #[test]
 fn non_text_output_in_parts() {
-    let res = ToolResult::ok(ContentPart::from_path(FIXTURE).unwrap().describe())
-        .with_parts([ContentPart::from_path(FIXTURE).unwrap()]);
+    let res = ToolResult::ok(
+        ContentPart::from_path(FIXTURE, PartLimit::default())
+            .unwrap()
+            .describe(),
+    )
+    .with_parts([ContentPart::from_path(FIXTURE, PartLimit::default()).unwrap()]);
     assert!(!res.is_error);
     assert_eq!(res.parts.len(), 1);
     assert_eq!(res.parts[0].kind(), PartKind::Image);
@@ -165,7 +169,7 @@ fn non_text_output_in_parts() {
 
 #[test]
 fn read_of_a_media_file() {
-    let res = read(FIXTURE);
+    let res = read(FIXTURE, PartLimit::default());
     assert!(!res.is_error, "{}", res.output);
     assert!(
         res.output.ends_with("fixture.png (image/png, 82 bytes)"),
@@ -186,7 +190,7 @@ fn read_of_a_media_file() {
 
 #[test]
 fn read_of_a_text_file() {
-    let res = read("tests/fixtures/mcp.json");
+    let res = read("tests/fixtures/mcp.json", PartLimit::default());
     assert!(!res.is_error, "{}", res.output);
     assert!(res.parts.is_empty(), "a text read carries no parts");
     assert_eq!(
@@ -204,7 +208,7 @@ fn read_of_a_text_file() {
 
 #[test]
 fn read_failures_are_error_results_naming_the_path() {
-    let res = read("tests/fixtures/missing.png");
+    let res = read("tests/fixtures/missing.png", PartLimit::default());
     assert!(res.is_error);
     assert!(
         res.output
@@ -212,9 +216,9 @@ fn read_failures_are_error_results_naming_the_path() {
         "{}",
         res.output
     );
-    let res = read("tests/fixtures");
+    let res = read("tests/fixtures", PartLimit::default());
     assert!(res.is_error);
     assert_eq!(res.output, "read: `tests/fixtures` is not a regular file");
-    let res = toolresult::canonical::PartLimit::new(10).read("tests/fixtures/mcp.json");
+    let res = read("tests/fixtures/mcp.json", PartLimit::new(10));
     assert!(res.is_error);
 }

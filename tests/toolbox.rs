@@ -1116,9 +1116,12 @@ fn a_driver_keeps_each_attempt_and_the_toolbox_keeps_the_rules() {
 fn a_journaled_attempt_reads_back_whatever_its_parts_weigh() {
     // A part over the default 20 MiB limit, made the documented way.
     fn big_scan(_: NoArgs) -> toolresult::canonical::ToolResult {
-        let part = toolresult::canonical::PartLimit::new(64 * 1024 * 1024)
-            .part_from_reader(&vec![7u8; 21 * 1024 * 1024][..], "application/pdf")
-            .unwrap();
+        let part = toolresult::canonical::ContentPart::from_reader(
+            &vec![7u8; 21 * 1024 * 1024][..],
+            "application/pdf",
+            toolresult::canonical::PartLimit::new(64 * 1024 * 1024),
+        )
+        .unwrap();
         toolresult::canonical::ToolResult::ok("scan.pdf").with_parts([part])
     }
     paused().block_on(async {

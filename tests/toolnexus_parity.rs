@@ -91,7 +91,7 @@ fn ok_and_error_results() {
 
 #[test]
 fn a_result_with_the_fixture_png() {
-    let our_png = ours::ContentPart::from_path(PNG).unwrap();
+    let our_png = ours::ContentPart::from_path(PNG, ours::PartLimit::default()).unwrap();
     let our = ours::ToolResult::ok(our_png.describe()).with_parts([our_png]);
     let their = tn::ToolResult {
         parts: vec![tn::ContentPart::from_path(PNG).unwrap()],
@@ -129,7 +129,7 @@ fn a_pdf_part_from_a_path_keeps_its_base_name() {
     let path = dir.path().join("Report.PDF");
     std::fs::write(&path, PDF_BYTES).unwrap();
     same_bytes(
-        &ours::ContentPart::from_path(&path).unwrap(),
+        &ours::ContentPart::from_path(&path, ours::PartLimit::default()).unwrap(),
         &tn::ContentPart::from_path(&path).unwrap(),
         &format!(
             r#"{{"type":"file","mimeType":"application/pdf","data":"{PDF_B64}","name":"Report.PDF"}}"#
@@ -186,7 +186,8 @@ fn an_audio_part() {
         &format!(r#"{{"type":"audio","mimeType":"audio/wav","data":"{WAV_B64}"}}"#),
     );
     same_bytes(
-        &ours::ContentPart::from_reader(WAV_BYTES, "audio/mpeg").unwrap(),
+        &ours::ContentPart::from_reader(WAV_BYTES, "audio/mpeg", ours::PartLimit::default())
+            .unwrap(),
         &tn::ContentPart::from_reader(WAV_BYTES, "audio/mpeg").unwrap(),
         &format!(r#"{{"type":"audio","mimeType":"audio/mpeg","data":"{WAV_B64}"}}"#),
     );
@@ -197,7 +198,7 @@ fn a_result_with_every_kind_of_part_and_metadata() {
     let our = ours::ToolResult::ok("four parts")
         .with_parts([
             ours::ContentPart::text("caption"),
-            ours::ContentPart::from_path(PNG).unwrap(),
+            ours::ContentPart::from_path(PNG, ours::PartLimit::default()).unwrap(),
             ours::ContentPart::from_bytes(PDF_BYTES.to_vec(), "application/pdf")
                 .unwrap()
                 .with_name("q3.pdf"),
@@ -431,7 +432,7 @@ fn our_results() -> Vec<ours::ToolResult> {
         ours::ToolResult::ok("eu-west-1"),
         ours::ToolResult::error("No such config key: nope"),
         ours::ToolResult::ok("image (image/png, 82 bytes)")
-            .with_parts([ours::ContentPart::from_path(PNG).unwrap()]),
+            .with_parts([ours::ContentPart::from_path(PNG, ours::PartLimit::default()).unwrap()]),
         ours::ToolResult::ok("parts")
             .with_parts([
                 ours::ContentPart::text("caption"),
@@ -645,7 +646,7 @@ fn their_read(path: &str) -> tn::ToolResult {
 #[test]
 fn read_of_the_fixture_matches_their_read_builtin() {
     let their = their_read(PNG);
-    let our = ours::read(PNG);
+    let our = ours::read(PNG, ours::PartLimit::default());
     let expected = format!(
         r#"{{"output":"tests/fixtures/fixture.png (image/png, 82 bytes)","isError":false,"parts":[{{"type":"image","mimeType":"image/png","data":"{}"}}]}}"#,
         png_b64()
@@ -686,7 +687,11 @@ fn read_of_a_pdf_and_a_wav_matches_their_read_builtin() {
         let expected = format!(
             r#"{{"output":"{shown} ({mime}, {len} bytes)","isError":false,"parts":[{part}]}}"#
         );
-        same_bytes(&ours::read(&path), &their_read(shown), &expected);
+        same_bytes(
+            &ours::read(&path, ours::PartLimit::default()),
+            &their_read(shown),
+            &expected,
+        );
     }
 }
 
@@ -694,7 +699,7 @@ fn read_of_a_pdf_and_a_wav_matches_their_read_builtin() {
 fn read_of_a_text_file_matches_their_read_builtin() {
     let path = "tests/fixtures/mcp.json";
     same_bytes(
-        &ours::read(path),
+        &ours::read(path, ours::PartLimit::default()),
         &their_read(path),
         &format!(
             r#"{{"output":{},"isError":false}}"#,
@@ -706,7 +711,7 @@ fn read_of_a_text_file_matches_their_read_builtin() {
 #[test]
 fn our_describe_is_their_read_output_without_the_path() {
     let their = their_read(PNG);
-    let our_part = ours::ContentPart::from_path(PNG).unwrap();
+    let our_part = ours::ContentPart::from_path(PNG, ours::PartLimit::default()).unwrap();
     assert_eq!(our_part.describe(), "image (image/png, 82 bytes)");
     assert_eq!(
         their.output,
@@ -932,7 +937,7 @@ mod differences {
         std::fs::create_dir(&shots).unwrap();
         assert!(tn::ContentPart::from_path(&shots).is_err());
         assert_eq!(
-            ours::ContentPart::from_path(&shots)
+            ours::ContentPart::from_path(&shots, ours::PartLimit::default())
                 .unwrap_err()
                 .to_string(),
             format!("`{}` is not a regular file", shots.display())
@@ -959,7 +964,9 @@ mod differences {
         // They read it, we refuse: a name we cannot pass on faithfully.
         assert!(tn::ContentPart::from_path(&path).is_ok());
         assert_eq!(
-            ours::ContentPart::from_path(&path).unwrap_err().to_string(),
+            ours::ContentPart::from_path(&path, ours::PartLimit::default())
+                .unwrap_err()
+                .to_string(),
             format!(
                 "the file name of `{}/shot-\u{fffd}.png` is not valid UTF-8",
                 dir.path().display()

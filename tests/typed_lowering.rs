@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use serde_json::json;
-use toolresult::canonical::{self, ContentPart};
+use toolresult::canonical::{self, ContentPart, PartLimit};
 use toolresult::{Failure, IntoToolResult, ResultExt, ToolError, ToolResult};
 
 #[derive(Serialize)]
@@ -92,7 +92,7 @@ fn custom_error_shapes() {
 
 #[test]
 fn parts_travel_with_structured_data() {
-    let png = ContentPart::from_path("tests/fixtures/fixture.png").unwrap();
+    let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default()).unwrap();
     let res = ToolResult::<_>::ok(json!({"width": 8, "height": 8}))
         .with_parts([png])
         .with_meta("took_ms", 12)
@@ -110,7 +110,7 @@ fn parts_travel_with_structured_data() {
 
 #[test]
 fn parts_travel_with_a_failure_too() {
-    let png = ContentPart::from_path("tests/fixtures/fixture.png").unwrap();
+    let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default()).unwrap();
     let res = ToolResult::<u8>::fail(ToolError::new("the page shows an error"))
         .with_parts([png])
         .lower()

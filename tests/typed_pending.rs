@@ -5,7 +5,7 @@ mod support;
 use support::call;
 
 use serde_json::json;
-use toolresult::canonical::{self, Answer, Request};
+use toolresult::canonical::{self, Answer, PartLimit, Request};
 use toolresult::tool;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
 
@@ -78,7 +78,8 @@ fn typed_auth_required_keeps_the_default_prompt() {
 
 #[test]
 fn pending_keeps_parts_and_metadata_beside_the_request() {
-    let png = canonical::ContentPart::from_path("tests/fixtures/fixture.png").unwrap();
+    let png = canonical::ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())
+        .unwrap();
     let lowered = ToolResult::<u8>::pending(Request::input("Approve this?").with_id("r"))
         .with_parts([png])
         .with_meta("trace", "t-1")

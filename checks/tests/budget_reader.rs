@@ -378,6 +378,46 @@ fn a_file_store_with_a_corrupt_sidecar_fails_as_a_store() {
 }
 
 #[test]
+fn a_file_store_keeps_and_reads_no_more_than_its_bound() {
+    let root = tempfile::tempdir().unwrap();
+    let store = Arc::new(FileStore::new(root.path()).unwrap().max_bytes(8));
+    // At the bound it is kept; past it, refused before anything is written.
+    let id = store.put(Artifact::new("12345678", "text/plain")).unwrap();
+    assert_eq!(store.get(&id).unwrap().unwrap().bytes, "12345678");
+    let err = store
+        .put(Artifact::new("123456789", "text/plain"))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ArtifactError::TooLarge {
+                bytes: 9,
+                limit: 8,
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(std::fs::read_dir(root.path()).unwrap().count(), 2);
+
+    // A file grown past the bound on disk is refused when read back, by
+    // the store and by the reader, never to be asked again.
+    std::fs::write(root.path().join(id.as_str()), "123456789").unwrap();
+    let err = store.get(&id).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "the artifact file `{}` is 9 bytes, over the store's limit of 8 bytes",
+            root.path().join(id.as_str()).display()
+        )
+    );
+    let lowered = call(&reader_of(store), json!({"artifact": id.as_str()}));
+    assert!(lowered.result.is_error);
+    assert!(!lowered.result.output.contains("123456789"));
+    assert_eq!(lowered.diagnostics.is_transient(), Some(false));
+}
+
+#[test]
 fn a_binary_artifact_comes_back_whole_as_a_part() {
     let store = Arc::new(MemoryStore::new());
     let png = std::fs::read(concat!(

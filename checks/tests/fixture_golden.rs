@@ -1,7 +1,7 @@
 //! The cross-language parity fixture against its committed goldens.
 
 use sha2::{Digest, Sha256};
-use toolresult::canonical::{ContentPart, ToolResult};
+use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
 
 const PNG: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/fixture.png");
 
@@ -17,7 +17,7 @@ fn golden(name: &str) -> String {
 
 #[test]
 fn base64_equals_the_committed_golden() {
-    let part = ContentPart::from_path(PNG).unwrap();
+    let part = ContentPart::from_path(PNG, PartLimit::default()).unwrap();
     assert_eq!(part.data_base64().unwrap(), golden("fixture.png.base64"));
     let json = serde_json::to_value(&part).unwrap();
     assert_eq!(json["data"], golden("fixture.png.base64").as_str());
@@ -25,7 +25,7 @@ fn base64_equals_the_committed_golden() {
 
 #[test]
 fn the_bytes_match_the_committed_sha256() {
-    let part = ContentPart::from_path(PNG).unwrap();
+    let part = ContentPart::from_path(PNG, PartLimit::default()).unwrap();
     let digest = Sha256::digest(part.data().unwrap());
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(hex, golden("fixture.png.sha256"));
@@ -37,12 +37,15 @@ fn the_golden_base64_decodes_to_the_fixture() {
     let url = format!("data:image/png;base64,{}", golden("fixture.png.base64"));
     let part = ContentPart::from_url(&url, None).unwrap();
     assert_eq!(part.data().unwrap(), std::fs::read(PNG).unwrap().as_slice());
-    assert_eq!(part, ContentPart::from_path(PNG).unwrap());
+    assert_eq!(
+        part,
+        ContentPart::from_path(PNG, PartLimit::default()).unwrap()
+    );
 }
 
 #[test]
 fn the_fixture_as_a_result_on_the_wire() {
-    let part = ContentPart::from_path(PNG).unwrap();
+    let part = ContentPart::from_path(PNG, PartLimit::default()).unwrap();
     let res = ToolResult::ok(part.describe()).with_parts([part]);
     assert_eq!(
         serde_json::to_string(&res).unwrap(),
@@ -55,10 +58,10 @@ fn the_fixture_as_a_result_on_the_wire() {
 
 #[test]
 fn the_direct_writer_matches_the_committed_golden() {
-    let part = ContentPart::from_path(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/fixture.png"
-    ))
+    let part = ContentPart::from_path(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/fixture.png"),
+        PartLimit::default(),
+    )
     .unwrap();
     let shot = ToolResult::ok(part.describe()).with_parts([part]);
     let expected = format!(

@@ -234,10 +234,10 @@ proptest! {
 /// back as `attachment`.
 #[test]
 fn mcp_drops_the_names_it_has_no_field_for() {
-    let png = ContentPart::from_path(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../tests/fixtures/fixture.png"
-    ))
+    let png = ContentPart::from_path(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/fixture.png"),
+        PartLimit::default(),
+    )
     .unwrap()
     .with_name("shot.png");
     let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")

@@ -104,10 +104,10 @@ fn parts() -> impl Strategy<Value = Vec<ContentPart>> {
     let part = prop_oneof![
         "[a-z ]{0,8}".prop_map(ContentPart::text),
         Just(
-            ContentPart::from_path(concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../tests/fixtures/fixture.png"
-            ))
+            ContentPart::from_path(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/fixture.png"),
+                PartLimit::default()
+            )
             .unwrap()
         ),
         Just(

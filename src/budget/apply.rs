@@ -6,7 +6,7 @@ use bytes::Bytes;
 use serde_json::Value;
 
 use super::elide::{Elided, Tally, elide};
-use super::text::{TextCut, cut_text};
+use super::text_cut::{TextCut, cut_text};
 use super::{Artifact, ArtifactId, ArtifactStore, Budget, READER_NAME};
 use crate::Lowered;
 use crate::canonical::{ContentPart, MediaSource};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use schemars::{JsonSchema, Schema};
 use serde::{Deserialize, Serialize};
 
-use super::artifact::{Artifact, ArtifactId, ArtifactStore};
+use super::{Artifact, ArtifactError, ArtifactId, ArtifactStore};
 use crate::canonical::ContentPart;
 use crate::tool::{
     self, ArgsOnly, Arguments, CallContext, Calling, FunctionTool, InvalidToolName, Tool,
@@ -172,7 +172,17 @@ fn read(store: &dyn ArtifactStore, args: &ReadArgs) -> ToolResult<ReadBack> {
             );
             return ToolResult::fail(Failure::new(error).permanent());
         }
-        Err(failing) => return ToolResult::fail(Failure::unexpected(failing)),
+        Err(failing) => {
+            // An artifact over the store's bound stays over it: asking
+            // again cannot help.
+            let permanent = matches!(failing, ArtifactError::TooLarge { .. });
+            let failure = Failure::unexpected(failing);
+            return ToolResult::fail(if permanent {
+                failure.permanent()
+            } else {
+                failure
+            });
+        }
     };
     match text_of(&artifact) {
         Some(text) => read_text(&id, text, args),

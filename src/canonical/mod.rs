@@ -8,10 +8,14 @@
 //! - [`Request`] and [`Answer`] (SPEC §10): the suspension handshake.
 //! - [`read`]: the built-in `read` of a path.
 //!
-//! ```
-//! use toolresult::canonical::{ContentPart, Request, ToolResult};
+//! Whatever reads a file or a reader takes a [`PartLimit`] as an argument,
+//! so no read is larger than its caller allows; a parse uses the default
+//! limit unless it is handed another.
 //!
-//! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+//! ```
+//! use toolresult::canonical::{ContentPart, PartLimit, Request, ToolResult};
+//!
+//! let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
 //! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! assert_eq!(shot.output, "image (image/png, 82 bytes)");
 //!
@@ -23,28 +27,32 @@
 //! ```
 
 mod base64_data;
-mod drain;
-mod limit;
-mod media;
+mod bounded_read;
+mod media_type;
 mod object_only;
 mod part;
+mod part_constructors;
 mod part_error;
+mod part_kind;
+mod part_limit;
 mod part_serde;
+mod part_validation;
 mod pending;
 mod read;
 mod result;
 mod write_json;
 
-pub use limit::PartLimit;
-pub use media::MediaType;
-pub use part::{ContentPart, MediaSource, PartKind};
+pub use media_type::MediaType;
+pub use part::{ContentPart, MediaSource};
 pub use part_error::PartError;
+pub use part_kind::PartKind;
+pub use part_limit::PartLimit;
 pub use pending::{Answer, Request};
 pub use read::read;
 pub use result::{PENDING_KEY, ToolResult};
 
 pub(crate) use base64_data::Base64;
-pub(crate) use drain::open_without_blocking;
+pub(crate) use bounded_read::open_without_blocking;
 pub(crate) use part_error::{clip_echoes, shorten};
 pub(crate) use part_serde::{WireSource, media_part_from_wire};
 pub(crate) use result::estimate_text_tokens;

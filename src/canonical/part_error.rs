@@ -10,8 +10,8 @@ use std::io;
 /// message of megabytes.
 ///
 /// ```
-/// use toolresult::canonical::{ContentPart, PartError};
-/// let err = ContentPart::from_path("notes.txt").unwrap_err();
+/// use toolresult::canonical::{ContentPart, PartError, PartLimit};
+/// let err = ContentPart::from_path("notes.txt", PartLimit::default()).unwrap_err();
 /// assert!(matches!(err, PartError::UnknownExtension { .. }));
 /// assert_eq!(
 ///     err.to_string(),

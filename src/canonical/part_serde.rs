@@ -12,8 +12,9 @@ use serde::ser::SerializeStruct;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::base64_data::{Base64, decode_base64, decoded_len};
-use super::drain::Drained;
-use super::part::{Body, PartFields};
+use super::bounded_read::BytesFrom;
+use super::part::Body;
+use super::part_validation::PartFields;
 use super::{ContentPart, MediaSource, PartError, PartKind, PartLimit};
 
 impl Serialize for ContentPart {
@@ -105,7 +106,7 @@ impl<'de> DeserializeSeed<'de> for DataSeed {
 /// A part's base64 `data`: its size checked against `limit` from the
 /// length of the base64, then decoded from `text` as it stands.
 fn decode_data(text: &str, limit: PartLimit) -> Result<bytes::Bytes, PartError> {
-    limit.check(Drained::Encoded("the part's `data`"), decoded_len(text))?;
+    limit.check(BytesFrom::Encoded("the part's `data`"), decoded_len(text))?;
     decode_base64("`data`", text)
 }
 

@@ -3,11 +3,11 @@
 
 use std::path::Path;
 
-use super::drain::{read_file, shown};
-use super::{MediaType, PartError, PartLimit, ToolResult};
+use super::bounded_read::{read_file, shown};
+use super::{ContentPart, MediaType, PartError, PartLimit, ToolResult};
 
-/// Reads a file into a result, with the default part size limit (for
-/// another, [`PartLimit::read`]).
+/// Reads a file into a result, reading at most `limit` bytes of it, text
+/// and media alike ([`PartLimit::default`] is 20 MiB).
 ///
 /// A media file (see [`MediaType`]) becomes the output
 /// `<path> (<mime>, <n> bytes)` plus one part carrying the bytes; any other
@@ -15,28 +15,28 @@ use super::{MediaType, PartError, PartLimit, ToolResult};
 /// whose output starts `read: ` and names the path; it never panics.
 ///
 /// ```
-/// use toolresult::canonical::read;
-/// let png = read("tests/fixtures/fixture.png");
+/// use toolresult::canonical::{PartLimit, read};
+/// let png = read("tests/fixtures/fixture.png", PartLimit::default());
 /// assert_eq!(png.output, "tests/fixtures/fixture.png (image/png, 82 bytes)");
 /// assert_eq!(png.parts.len(), 1);
 ///
-/// let text = read("Cargo.toml");
+/// let text = read("Cargo.toml", PartLimit::default());
 /// assert!(text.output.starts_with("[package]"));
 /// assert!(text.parts.is_empty());
 ///
-/// let missing = read("no/such/file.txt");
+/// let missing = read("no/such/file.txt", PartLimit::default());
 /// assert!(missing.is_error);
+///
+/// let refused = read("tests/fixtures/fixture.png", PartLimit::new(10));
+/// assert!(refused.is_error);
+/// assert!(refused.output.contains("over the part size limit of 10 bytes"));
 /// ```
 #[must_use]
-pub fn read(path: impl AsRef<Path>) -> ToolResult {
-    read_under(path.as_ref(), PartLimit::default())
-}
-
-/// The built-in read under `limit`; see [`PartLimit::read`].
-pub(crate) fn read_under(path: &Path, limit: PartLimit) -> ToolResult {
+pub fn read(path: impl AsRef<Path>, limit: PartLimit) -> ToolResult {
+    let path = path.as_ref();
     let shown = path.display().to_string();
     if MediaType::from_path(path).is_some() {
-        return match limit.part_from_path(path) {
+        return match ContentPart::from_path(path, limit) {
             Ok(part) => {
                 let output = format!(
                     "{shown} ({}, {} bytes)",

@@ -23,9 +23,9 @@ impl ToolResult {
     /// `serde_json::to_writer`, faster for parts with data.
     ///
     /// ```
-    /// use toolresult::canonical::{ContentPart, ToolResult};
+    /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
     ///
-    /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+    /// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
     /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
     /// let mut transcript = Vec::new();
     /// shot.write_json(&mut transcript)?;
@@ -40,9 +40,9 @@ impl ToolResult {
     }
 
     /// The result's JSON text in one presized buffer: the same string as
-    /// `serde_json::to_string`, several times faster for parts with data
-    /// and with no regrowth (an 8 MiB image needs one buffer of about
-    /// 11 MiB).
+    /// `serde_json::to_string`, written with no regrowth and the base64 of
+    /// a part's data encoded straight into it (an 8 MiB image needs one
+    /// buffer of about 11 MiB).
     ///
     /// ```
     /// use toolresult::canonical::ToolResult;

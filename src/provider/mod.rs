@@ -30,10 +30,10 @@
 //! Reading a foreign result fails with a [`ConvertError`].
 //!
 //! ```
-//! use toolresult::canonical::{ContentPart, ToolResult};
+//! use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
 //! use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
 //!
-//! let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+//! let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
 //! let shot = ToolResult::ok(png.describe()).with_parts([png]);
 //! let call = ToolCall::new("toolu_1", "screenshot");
 //! let answer = (call, &shot);

@@ -1,7 +1,7 @@
 //! Fixtures shared by the rendering tests.
 #![allow(dead_code)]
 
-use toolresult::canonical::{ContentPart, ToolResult};
+use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
 
 /// The committed golden base64 of `fixture.png`.
 pub fn png_b64() -> String {
@@ -12,7 +12,7 @@ pub fn png_b64() -> String {
 }
 
 pub fn png() -> ContentPart {
-    ContentPart::from_path("tests/fixtures/fixture.png").unwrap()
+    ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default()).unwrap()
 }
 
 /// `%PDF`, base64 `JVBERg==`.

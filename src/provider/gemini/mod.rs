@@ -171,10 +171,10 @@ impl Provider for Gemini {
     /// Under [`PartPolicy::Strict`], a part Gemini cannot carry.
     ///
     /// ```
-    /// use toolresult::canonical::{ContentPart, ToolResult};
+    /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
     /// use toolresult::provider::{Gemini, PartPolicy, Provider, ToolCall};
     ///
-    /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+    /// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
     /// let shot = ToolResult::error(png.describe()).with_parts([png]);
     /// let answer = (ToolCall::new("", "shot"), &shot);
     /// let parts = Gemini::render(&answer, PartPolicy::Strict)?;

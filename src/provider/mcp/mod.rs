@@ -74,7 +74,7 @@ use crate::provider::ConvertError;
 /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
 /// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
 ///
-/// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+/// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
 /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
 /// let json = serde_json::to_value(Mcp::render(&(ToolCall::new("7", "screenshot"), &shot), PartPolicy::Strict)?)?;
 /// assert_eq!(json["content"][0], serde_json::json!({"type": "text", "text": "image (image/png, 82 bytes)"}));

@@ -26,11 +26,11 @@ use render::{ChatBlock, ChatMessage};
 /// ([`PartPolicy`]).
 ///
 /// ```
-/// use toolresult::canonical::{ContentPart, ToolResult};
+/// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
 /// use toolresult::provider::{OpenAiChat, PartPolicy, Provider, ToolCall};
 ///
 /// let found = ToolResult::ok("eu-west-1");
-/// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+/// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
 /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
 /// let turn = [
 ///     (ToolCall::new("call_1", "region"), &found),

@@ -136,10 +136,10 @@ impl Provider for OpenAiResponses {
     /// Under [`PartPolicy::Strict`], a part a function call output cannot carry.
     ///
     /// ```
-    /// use toolresult::canonical::{ContentPart, ToolResult};
+    /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
     /// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
     ///
-    /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
+    /// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
     /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
     /// let answer = (ToolCall::new("call_1", "shot"), &shot);
     /// let item = OpenAiResponses::render(&answer, PartPolicy::Strict)?;

@@ -1,18 +1,18 @@
-//! Token counts of text: a cheap estimate, or a real tokenizer behind a
-//! feature.
+//! `Tokenizer`: how the LLM tokens of a text are counted for a budget (a
+//! cheap estimate, or a real tokenizer behind a feature).
 
-/// How the tokens of a text are counted for a budget.
+/// How the LLM tokens of a text (what a model's context is measured in)
+/// are counted for a budget.
 ///
 /// - [`Estimate`](Self::Estimate) (the default): one token per four bytes
 ///   of UTF-8, rounded up, `text.len().div_ceil(4)`; the formula
 ///   [`canonical::ToolResult::estimated_tokens`](crate::canonical::ToolResult::estimated_tokens)
 ///   uses for `output`. Free, but only an estimate: it over-counts plain
 ///   English a little (`hello world`: 3 for 2) and under-counts text dense
-///   in digits and symbols (an access log of 3.5 MB: 0.88 M for 1.44 M).
+///   in digits and symbols.
 /// - `O200kBase`, with the `tiktoken` feature: the exact count of OpenAI's
-///   `o200k_base` encoding (GPT-4o, GPT-4.1, o-series), by `tiktoken-rs`.
-///   Its tables load once, on first use (about 0.2 s in a release build);
-///   it counts some 20 MB of text a second.
+///   `o200k_base` encoding, by `tiktoken-rs`. Its tables load once, on
+///   first use.
 ///
 /// Parts are not text: their estimate stays
 /// [`ContentPart::estimated_tokens`](crate::canonical::ContentPart::estimated_tokens),
@@ -48,7 +48,7 @@ pub enum Tokenizer {
 }
 
 impl Tokenizer {
-    /// The number of tokens in `text`.
+    /// The number of LLM tokens in `text`.
     #[must_use]
     pub fn count(&self, text: &str) -> usize {
         match self {
@@ -72,9 +72,9 @@ mod o200k_base {
     /// `tiktoken-rs`'s `encode_ordinary` panics when its regex gives up on
     /// a pathological text (a million spaces and a letter); `encode` with
     /// no special tokens allowed counts the same and returns that error
-    /// instead. Such a text is counted in pieces of at most 4 KiB, which
-    /// can differ from the exact count by a token or so a piece; a piece
-    /// refused too falls back to the estimate.
+    /// instead. Such a text is counted in pieces of at most [`PIECE`]
+    /// bytes, which can differ from the exact count by a token or so a
+    /// piece; a piece refused too falls back to the estimate.
     pub(super) fn count(text: &str) -> usize {
         exact(text).unwrap_or_else(|| {
             pieces(text)

@@ -22,7 +22,7 @@ const STEP: usize = 64 * 1024;
 
 /// Where the bytes of a part came from, as a size error names it.
 #[derive(Clone, Copy)]
-pub(crate) enum Drained<'a> {
+pub(crate) enum BytesFrom<'a> {
     /// Bytes handed over whole.
     Data,
     /// A reader drained to its end.
@@ -33,13 +33,13 @@ pub(crate) enum Drained<'a> {
     Encoded(&'static str),
 }
 
-impl fmt::Display for Drained<'_> {
+impl fmt::Display for BytesFrom<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Drained::Data => f.write_str("the data"),
-            Drained::Reader => f.write_str("the reader's data"),
-            Drained::File(path) => write!(f, "`{path}`"),
-            Drained::Encoded(what) => f.write_str(what),
+            BytesFrom::Data => f.write_str("the data"),
+            BytesFrom::Reader => f.write_str("the reader's data"),
+            BytesFrom::File(path) => write!(f, "`{path}`"),
+            BytesFrom::Encoded(what) => f.write_str(what),
         }
     }
 }
@@ -75,7 +75,7 @@ pub(crate) fn read_file(limit: PartLimit, path: &Path) -> Result<Bytes, PartErro
     if !metadata.is_file() {
         return Err(not_a_file());
     }
-    let source = Drained::File(&shown);
+    let source = BytesFrom::File(&shown);
     limit.check(source, metadata.len())?;
     read_to_limit(limit, file, metadata.len(), source)
 }
@@ -109,14 +109,14 @@ pub(crate) fn read_to_limit(
     limit: PartLimit,
     mut reader: impl Read,
     size_hint: u64,
-    source: Drained<'_>,
+    source: BytesFrom<'_>,
 ) -> Result<Bytes, PartError> {
     let fail = |err: io::Error| match source {
-        Drained::File(path) => PartError::Read {
+        BytesFrom::File(path) => PartError::Read {
             path: path.to_owned(),
             source: err,
         },
-        Drained::Data | Drained::Reader | Drained::Encoded(_) => PartError::Reader {
+        BytesFrom::Data | BytesFrom::Reader | BytesFrom::Encoded(_) => PartError::Reader {
             what: "reader",
             source: err,
         },
@@ -198,7 +198,7 @@ fn grow_by(filled: usize, size_hint: u64, most: u64) -> usize {
 }
 
 /// Grows `buffer` by `by` zeroed bytes; an allocation that fails is an error.
-fn grow(buffer: &mut Vec<u8>, by: usize, source: Drained<'_>) -> Result<(), PartError> {
+fn grow(buffer: &mut Vec<u8>, by: usize, source: BytesFrom<'_>) -> Result<(), PartError> {
     let total = buffer.len().saturating_add(by);
     buffer
         .try_reserve_exact(by)

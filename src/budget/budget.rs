@@ -5,7 +5,7 @@ use crate::canonical::ContentPart;
 use super::Tokenizer;
 
 /// How much of one result the model is handed: at most so many bytes or
-/// tokens of `output`, and so many parts of so many bytes. What is over is
+/// LLM tokens of `output`, and so many parts of so many bytes. What is over is
 /// cut ([`apply`](Self::apply)), and the whole kept as an artifact the
 /// model can read back.
 ///
@@ -38,7 +38,7 @@ impl Budget {
     /// marker line between them.
     pub const MIN_OUTPUT_BYTES: usize = 512;
 
-    /// The least `output` limit in tokens.
+    /// The least `output` limit in LLM tokens.
     pub const MIN_OUTPUT_TOKENS: usize = 128;
 
     /// No limits: every result is left as it is.
@@ -53,7 +53,7 @@ impl Budget {
         self
     }
 
-    /// At most `max` tokens of `output`, counted by the
+    /// At most `max` LLM tokens of `output`, counted by the
     /// [`tokenizer`](Self::tokenizer) (at least
     /// [`MIN_OUTPUT_TOKENS`](Self::MIN_OUTPUT_TOKENS)).
     #[must_use]
@@ -62,7 +62,7 @@ impl Budget {
         self
     }
 
-    /// How `output` is counted in tokens; by default
+    /// How `output` is counted in LLM tokens; by default
     /// [`Tokenizer::Estimate`].
     #[must_use]
     pub fn tokenizer(mut self, tokenizer: Tokenizer) -> Self {
