@@ -8,12 +8,10 @@ mod common;
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{
-    Anthropic, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
-};
+use toolresult::provider::{Anthropic, CallRef, OpenAiChat, OpenAiResponses, PartPolicy, Provider};
 
 fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
-    let call = ToolCall::new("call_0123456789", "list_customers");
+    let call = CallRef::new("call_0123456789", "list_customers");
     let mut group = c.benchmark_group(format!("render/{name}"));
     group.bench_function("floor serde_json::to_string(canonical)", |b| {
         b.iter(|| serde_json::to_string(black_box(result)).unwrap())

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolresult::canonical;
 use toolresult::provider::{
-    Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
+    Anthropic, CallRef, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
 };
 use toolresult::tool::{self, Tool};
 use toolresult::{Failure, ToolResult};
@@ -414,7 +414,7 @@ fn the_mcp_documentation_example() {
         structured.map(|raw| raw.get()),
         Some(r#"{"temperature":22.5,"conditions":"Partly cloudy","humidity":65}"#)
     );
-    let answer = (ToolCall::new("1", "tool"), &lowered);
+    let answer = (CallRef::new("1", "tool"), &lowered);
     let answer = Mcp::render(&answer, PartPolicy::Strict).unwrap();
     assert_eq!(
         text(&answer),

@@ -20,11 +20,11 @@ use crate::tool::Tool;
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{Anthropic, Gemini, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{Anthropic, CallRef, Gemini, PartPolicy, Provider};
 ///
 /// /// One result answered in any dialect.
 /// fn answer<P: Provider>(result: &ToolResult) -> Result<String, Box<dyn std::error::Error>> {
-///     let turn = [(ToolCall::new("call_1", "region"), result)];
+///     let turn = [(CallRef::new("call_1", "region"), result)];
 ///     Ok(serde_json::to_string(&P::reply(&turn, PartPolicy::Strict)?)?)
 /// }
 ///
@@ -66,7 +66,7 @@ pub trait Provider {
     /// say).
     fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_>;
 
-    /// One answered call: a [`ToolCall`](super::ToolCall) with its lowered
+    /// One answered call: a [`CallRef`](super::CallRef) with its lowered
     /// or canonical result, or a toolbox's outcome.
     ///
     /// # Errors

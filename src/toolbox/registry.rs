@@ -208,8 +208,10 @@ impl Toolbox {
         self
     }
 
-    /// Adds a tool, with the toolbox's defaults; the returned options set
-    /// its own.
+    /// Adds a tool, with the timeout and budget it asks for
+    /// ([`Tool::timeout`], [`Tool::budget`]: what `#[tool(timeout = ..,
+    /// budget = ..)]` gives) and the toolbox's defaults for the rest; the
+    /// returned options set its own.
     ///
     /// # Errors
     /// A tool of the same name is already registered, or the name is one
@@ -224,11 +226,16 @@ impl Toolbox {
         if self.by_name.contains_key(&name) {
             return Err(RegisterError::Duplicate(name));
         }
+        let options = ToolOptions {
+            timeout: tool.timeout(),
+            retry: None,
+            budget: tool.budget(),
+        };
         self.by_name.insert(name.clone(), self.entries.len());
         self.entries.push(Registered {
             name,
             tool: Arc::new(tool),
-            options: ToolOptions::default(),
+            options,
         });
         match self.entries.last_mut() {
             Some(registered) => Ok(&mut registered.options),

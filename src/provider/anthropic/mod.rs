@@ -24,10 +24,10 @@ use render::{AnthropicReply, ToolResultBlock};
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
 ///
 /// let missing = ToolResult::error("No such config key: nope");
-/// let answer = (ToolCall::new("toolu_1", "config"), &missing);
+/// let answer = (CallRef::new("toolu_1", "config"), &missing);
 /// let block = Anthropic::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&block)?,
@@ -130,11 +130,11 @@ impl Provider for Anthropic {
     ///
     /// ```
     /// use toolresult::canonical::{ContentPart, ToolResult};
-    /// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
     ///
     /// let pdf = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))?;
     /// let report = ToolResult::ok("the Q3 report").with_parts([pdf]);
-    /// let answer = (ToolCall::new("toolu_1", "report"), &report);
+    /// let answer = (CallRef::new("toolu_1", "report"), &report);
     /// let block = Anthropic::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&block)?;
     /// assert_eq!(
@@ -157,11 +157,11 @@ impl Provider for Anthropic {
     ///
     /// ```
     /// use toolresult::canonical::ToolResult;
-    /// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
     ///
     /// let found = ToolResult::ok("eu-west-1");
     /// let missing = ToolResult::error("no such key");
-    /// let turn = [(ToolCall::new("toolu_1", "lookup"), &found), (ToolCall::new("toolu_2", "lookup"), &missing)];
+    /// let turn = [(CallRef::new("toolu_1", "lookup"), &found), (CallRef::new("toolu_2", "lookup"), &missing)];
     /// assert_eq!(
     ///     serde_json::to_string(&Anthropic::reply(&turn, PartPolicy::Strict)?)?,
     ///     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"eu-west-1"},{"type":"tool_result","tool_use_id":"toolu_2","content":"no such key","is_error":true}]}"#

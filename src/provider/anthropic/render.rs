@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{Base64, Media, Source};
-use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, CallRef, PartPolicy, RenderError};
 
 const STYLE: &str = "Anthropic";
 const IMAGES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -55,7 +55,7 @@ enum BlockSource<'a> {
 
 /// The block of one call.
 pub(super) fn render<'a>(
-    call: ToolCall<'a>,
+    call: CallRef<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
 ) -> Result<ToolResultBlock<'a>, RenderError> {

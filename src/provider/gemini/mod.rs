@@ -25,10 +25,10 @@ use render::{GeminiPart, GeminiReply};
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{Gemini, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, Gemini, PartPolicy, Provider};
 ///
 /// let result = ToolResult::ok("eu-west-1");
-/// let answer = (ToolCall::new("", "region"), &result);
+/// let answer = (CallRef::new("", "region"), &result);
 /// let parts = Gemini::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&parts)?,
@@ -172,11 +172,11 @@ impl Provider for Gemini {
     ///
     /// ```
     /// use toolresult::canonical::{ContentPart, ToolResult};
-    /// use toolresult::provider::{Gemini, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, Gemini, PartPolicy, Provider};
     ///
     /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
     /// let shot = ToolResult::error(png.describe()).with_parts([png]);
-    /// let answer = (ToolCall::new("", "shot"), &shot);
+    /// let answer = (CallRef::new("", "shot"), &shot);
     /// let parts = Gemini::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&parts)?;
     /// assert_eq!(json[0]["functionResponse"]["response"]["error"], "image (image/png, 82 bytes)");
@@ -197,10 +197,10 @@ impl Provider for Gemini {
     ///
     /// ```
     /// use toolresult::canonical::ToolResult;
-    /// use toolresult::provider::{Gemini, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, Gemini, PartPolicy, Provider};
     ///
     /// let found = ToolResult::ok("eu-west-1");
-    /// let turn = [(ToolCall::new("", "lookup"), &found)];
+    /// let turn = [(CallRef::new("", "lookup"), &found)];
     /// assert_eq!(
     ///     serde_json::to_string(&Gemini::reply(&turn, PartPolicy::Strict)?)?,
     ///     r#"{"role":"user","parts":[{"functionResponse":{"name":"lookup","response":{"output":"eu-west-1"}}}]}"#

@@ -72,11 +72,11 @@ use crate::provider::ConvertError;
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
-/// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
 ///
 /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
 /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
-/// let json = serde_json::to_value(Mcp::render(&(ToolCall::new("7", "screenshot"), &shot), PartPolicy::Strict)?)?;
+/// let json = serde_json::to_value(Mcp::render(&(CallRef::new("7", "screenshot"), &shot), PartPolicy::Strict)?)?;
 /// assert_eq!(json["content"][0], serde_json::json!({"type": "text", "text": "image (image/png, 82 bytes)"}));
 /// assert_eq!(json["content"][1]["type"], "image");
 /// assert_eq!(json["isError"], false);
@@ -202,14 +202,14 @@ impl Provider for Mcp {
     /// carries every part: this never fails, under either policy.
     ///
     /// ```
-    /// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
     /// use toolresult::{IntoToolResult, ToolResult};
     ///
     /// #[derive(serde::Serialize)]
     /// struct Weather { city: &'static str, celsius: f32 }
     ///
     /// let lowered = ToolResult::<_>::ok(Weather { city: "Oslo", celsius: -3.5 }).lower();
-    /// let answer = (ToolCall::new("7", "weather"), &lowered);
+    /// let answer = (CallRef::new("7", "weather"), &lowered);
     /// let answer = Mcp::render(&answer, PartPolicy::Strict)?;
     /// assert_eq!(
     ///     serde_json::to_string(&answer)?,
@@ -230,11 +230,11 @@ impl Provider for Mcp {
     /// MCP server writes.
     ///
     /// ```
-    /// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
     /// use toolresult::canonical::ToolResult;
     ///
     /// let found = ToolResult::ok("eu-west-1");
-    /// let turn = [(ToolCall::new("7", "lookup"), &found)];
+    /// let turn = [(CallRef::new("7", "lookup"), &found)];
     /// let answers = Mcp::reply(&turn, PartPolicy::Strict)?;
     /// assert_eq!(
     ///     serde_json::to_string(&answers)?,

@@ -27,14 +27,14 @@ use render::{ChatBlock, ChatMessage};
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{OpenAiChat, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, OpenAiChat, PartPolicy, Provider};
 ///
 /// let found = ToolResult::ok("eu-west-1");
 /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
 /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
 /// let turn = [
-///     (ToolCall::new("call_1", "region"), &found),
-///     (ToolCall::new("call_2", "screenshot"), &shot),
+///     (CallRef::new("call_1", "region"), &found),
+///     (CallRef::new("call_2", "screenshot"), &shot),
 /// ];
 /// let messages = OpenAiChat::reply(&turn, PartPolicy::Placeholder)?;
 /// let json = serde_json::to_value(&messages)?;
@@ -152,10 +152,10 @@ impl Provider for OpenAiChat {
     ///
     /// ```
     /// use toolresult::canonical::ToolResult;
-    /// use toolresult::provider::{OpenAiChat, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, OpenAiChat, PartPolicy, Provider};
     ///
     /// let found = ToolResult::ok("eu-west-1");
-    /// let answer = (ToolCall::new("call_1", "region"), &found);
+    /// let answer = (CallRef::new("call_1", "region"), &found);
     /// let messages = OpenAiChat::render(&answer, PartPolicy::Strict)?;
     /// assert_eq!(
     ///     serde_json::to_string(&messages)?,
@@ -181,11 +181,11 @@ impl Provider for OpenAiChat {
     ///
     /// ```
     /// use toolresult::canonical::{ContentPart, ToolResult};
-    /// use toolresult::provider::{OpenAiChat, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, OpenAiChat, PartPolicy, Provider};
     ///
     /// let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")?.with_name("q3.pdf");
     /// let report = ToolResult::ok(pdf.describe()).with_parts([pdf]);
-    /// let turn = [(ToolCall::new("call_1", "report"), &report)];
+    /// let turn = [(CallRef::new("call_1", "report"), &report)];
     /// let json = serde_json::to_value(OpenAiChat::reply(&turn, PartPolicy::Strict)?)?;
     /// assert_eq!(json[1]["content"][1]["file"]["filename"], "q3.pdf");
     /// assert_eq!(json[1]["content"][1]["file"]["file_data"], "data:application/pdf;base64,JVBERg==");

@@ -21,10 +21,10 @@ use render::FunctionCallOutput;
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, OpenAiResponses, PartPolicy, Provider};
 ///
 /// let result = ToolResult::ok("eu-west-1");
-/// let answer = (ToolCall::new("call_1", "region"), &result);
+/// let answer = (CallRef::new("call_1", "region"), &result);
 /// let item = OpenAiResponses::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&item)?,
@@ -137,11 +137,11 @@ impl Provider for OpenAiResponses {
     ///
     /// ```
     /// use toolresult::canonical::{ContentPart, ToolResult};
-    /// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, OpenAiResponses, PartPolicy, Provider};
     ///
     /// let png = ContentPart::from_path("tests/fixtures/fixture.png")?;
     /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
-    /// let answer = (ToolCall::new("call_1", "shot"), &shot);
+    /// let answer = (CallRef::new("call_1", "shot"), &shot);
     /// let item = OpenAiResponses::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&item)?;
     /// assert_eq!(json["output"][0], serde_json::json!({"type": "input_text", "text": "image (image/png, 82 bytes)"}));
