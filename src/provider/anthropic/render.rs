@@ -19,7 +19,7 @@ const SILENT_ERROR: &str = "the tool failed without saying why";
 /// A `tool_result` content block.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename = "tool_result")]
-pub struct ToolResultBlock<'a> {
+pub(super) struct ToolResultBlock<'a> {
     tool_use_id: &'a str,
     content: Content<'a>,
     #[serde(skip_serializing_if = "crate::provider::encode::is_false")]
@@ -135,7 +135,7 @@ fn block(media: Media<'_>) -> Result<Block<'_>, &'static str> {
 /// `{"role":"user","content":[tool_result, ...]}`, one `tool_result` block
 /// per call, in call order, first in the content as the Messages API requires.
 #[derive(Debug, Clone, Serialize)]
-pub struct AnthropicReply<'a> {
+pub(super) struct AnthropicReply<'a> {
     role: &'static str,
     content: Vec<ToolResultBlock<'a>>,
 }

@@ -5,10 +5,12 @@ mod declare;
 mod render;
 mod schema;
 
+use std::fmt;
+
+use serde::Serialize;
+
 use crate::provider::{Answered, Call, PartPolicy, Provider, ReadCallsError, RenderError};
 use crate::tool::Tool;
-use declare::{GeminiDeclaration, GeminiTools};
-use render::{GeminiPart, GeminiReply};
 
 /// The Gemini [`Provider`]: a call is answered by a `functionResponse` part and the parts that follow it.
 ///
@@ -40,11 +42,6 @@ use render::{GeminiPart, GeminiReply};
 pub struct Gemini;
 
 impl Provider for Gemini {
-    type Declaration<'a> = GeminiDeclaration<'a>;
-    type Declarations<'a> = GeminiTools<'a>;
-    type Block<'a> = Vec<GeminiPart<'a>>;
-    type Reply<'a> = GeminiReply<'a>;
-
     /// Reads the function calls of a Gemini `Content` from the model: a
     /// candidate's `content` (`candidates[0].content`), as the next request's
     /// `contents` holds it, not the whole `generateContent` response.
@@ -140,7 +137,7 @@ impl Provider for Gemini {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare<T: Tool + ?Sized>(tool: &T) -> Self::Declaration<'_> {
+    fn declare<T: Tool + ?Sized>(tool: &T) -> impl Serialize + fmt::Debug + '_ {
         declare::declare(tool)
     }
 
@@ -160,7 +157,7 @@ impl Provider for Gemini {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_> {
+    fn declare_tools<T: Tool>(tools: &[T]) -> impl Serialize + fmt::Debug + '_ {
         declare::declare_tools(tools)
     }
 
@@ -186,7 +183,7 @@ impl Provider for Gemini {
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
         policy: PartPolicy,
-    ) -> Result<Self::Block<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::render(answer.call(), answer.result(), policy)
     }
 
@@ -210,7 +207,7 @@ impl Provider for Gemini {
     fn reply<'a, A: Answered>(
         answers: &'a [A],
         policy: PartPolicy,
-    ) -> Result<Self::Reply<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::reply(answers, policy)
     }
 }

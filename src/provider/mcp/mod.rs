@@ -87,12 +87,10 @@ use crate::provider::ConvertError;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Mcp;
 
+// The declaration and results are MCP's own types, which the `rmcp`
+// conversions and the server read.
+#[allow(refining_impl_trait)]
 impl Provider for Mcp {
-    type Declaration<'a> = McpDeclaration<'a>;
-    type Declarations<'a> = Vec<McpDeclaration<'a>>;
-    type Block<'a> = CallToolResult<'a>;
-    type Reply<'a> = Vec<CallToolResult<'a>>;
-
     /// Reads the call of an MCP `tools/call` JSON-RPC request: one call whose
     /// id is the JSON-RPC `id` as text (a number as its decimal digits, so the
     /// string `"7"` and the number `7` read alike), whose name is
@@ -169,7 +167,7 @@ impl Provider for Mcp {
     /// assert!(Mcp::declare(&length).output_schema().is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare<T: Tool + ?Sized>(tool: &T) -> Self::Declaration<'_> {
+    fn declare<T: Tool + ?Sized>(tool: &T) -> McpDeclaration<'_> {
         declare::declare(tool)
     }
 
@@ -191,7 +189,7 @@ impl Provider for Mcp {
     /// assert_eq!(declared.as_array().map(Vec::len), Some(2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_> {
+    fn declare_tools<T: Tool>(tools: &[T]) -> Vec<McpDeclaration<'_>> {
         declare::declare_tools(tools)
     }
 
@@ -220,7 +218,7 @@ impl Provider for Mcp {
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
         _policy: PartPolicy,
-    ) -> Result<Self::Block<'a>, RenderError> {
+    ) -> Result<CallToolResult<'a>, RenderError> {
         Ok(render::render(answer.result(), answer.structured_content()))
     }
 
@@ -245,7 +243,7 @@ impl Provider for Mcp {
     fn reply<'a, A: Answered>(
         answers: &'a [A],
         _policy: PartPolicy,
-    ) -> Result<Self::Reply<'a>, RenderError> {
+    ) -> Result<Vec<CallToolResult<'a>>, RenderError> {
         Ok(render::reply(answers))
     }
 }

@@ -18,13 +18,13 @@ const DEFAULT_FILENAME: &str = "file.pdf";
 /// (`{"role":"tool","tool_call_id":..,"content":..}`) or the `user` message
 /// carrying the turn's non-text parts (`{"role":"user","content":[..]}`).
 #[derive(Debug, Clone, Serialize)]
-pub struct ChatMessage<'a>(Message<'a>);
+pub(super) struct ChatMessage<'a>(Message<'a>);
 
 /// The messages answering one call: its `tool` message, then, when its
 /// result has non-text parts, the `user` message carrying them.
 #[derive(Debug, Clone, Serialize)]
 #[serde(transparent)]
-pub struct ChatBlock<'a>(Vec<ChatMessage<'a>>);
+pub(super) struct ChatBlock<'a>(Vec<ChatMessage<'a>>);
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "role", rename_all = "lowercase")]

@@ -17,7 +17,7 @@ const DEFAULT_FILENAME: &str = "file.pdf";
 /// A `function_call_output` input item.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename = "function_call_output")]
-pub struct FunctionCallOutput<'a> {
+pub(super) struct FunctionCallOutput<'a> {
     call_id: &'a str,
     output: Output<'a>,
 }
