@@ -30,11 +30,11 @@ fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
             serde_json::to_string(&item).unwrap()
         })
     });
-    group.bench_function("openai_chat reply + to_string(tool message)", |b| {
+    group.bench_function("openai_chat reply + to_string", |b| {
         b.iter(|| {
             let turn = [(call, black_box(result))];
             let messages = OpenAiChat::reply(&turn, PartPolicy::Placeholder).unwrap();
-            serde_json::to_string(&messages[0]).unwrap()
+            serde_json::to_string(&messages).unwrap()
         })
     });
     group.finish();
