@@ -67,8 +67,10 @@ pub(super) struct Registered {
 }
 
 /// How one registered tool's calls run, where they differ from the
-/// toolbox's defaults; returned by [`Toolbox::register`]. (Whether a tool
-/// blocks its thread is the tool's own to say: [`Tool::blocks`].)
+/// toolbox's defaults; returned by [`Toolbox::register`], which starts them
+/// from what the tool asks for ([`Tool::timeout`], [`Tool::budget`]).
+/// (Whether a tool blocks its thread is the tool's own to say:
+/// [`Tool::blocks`].)
 #[derive(Debug, Clone, Default)]
 pub struct ToolOptions {
     pub(super) timeout: Option<Option<Duration>>,
