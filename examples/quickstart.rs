@@ -97,7 +97,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         .timeout(Duration::from_secs(10))
         .retry(retry)
         .budget(Budget::new().output_bytes(2048));
-    get_weather::register(&mut toolbox)?;
+    toolbox.register(get_weather::tool())?;
     toolbox
         .register(
             tool::async_function(
@@ -136,7 +136,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     )?;
     // The model reads back what a budget left out.
     toolbox.register_reader()?;
-    deploy::register(&mut toolbox)?;
+    toolbox.register(deploy::tool())?;
     Ok(toolbox)
 }
 

@@ -132,20 +132,20 @@
 //! ([`Lowered::structured_content`]).
 //!
 //! ```
-//! use toolresult::provider::{Anthropic, Mcp, PartPolicy, Provider, ToolCall};
+//! use toolresult::provider::{Anthropic, CallRef, Mcp, PartPolicy, Provider};
 //! use toolresult::{IntoToolResult, ToolResult};
 //!
 //! #[derive(serde::Serialize)]
 //! struct Weather { city: &'static str, celsius: f32 }
 //!
 //! let lowered = ToolResult::<_>::ok(Weather { city: "Oslo", celsius: -3.5 }).lower();
-//! let answer = (ToolCall::new("toolu_1", "weather"), &lowered.result);
+//! let answer = (CallRef::new("toolu_1", "weather"), &lowered.result);
 //! let block = Anthropic::render(&answer, PartPolicy::Strict)?;
 //! assert_eq!(
 //!     serde_json::to_string(&block)?,
 //!     r#"{"type":"tool_result","tool_use_id":"toolu_1","content":"{\"city\":\"Oslo\",\"celsius\":-3.5}"}"#
 //! );
-//! let answer = serde_json::to_value(Mcp::render(&(ToolCall::new("7", "weather"), &lowered), PartPolicy::Strict)?)?;
+//! let answer = serde_json::to_value(Mcp::render(&(CallRef::new("7", "weather"), &lowered), PartPolicy::Strict)?)?;
 //! assert_eq!(answer["structuredContent"]["celsius"], -3.5);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

@@ -7,7 +7,7 @@ use support::call;
 use serde::Serialize;
 use toolresult::canonical::ContentPart;
 use toolresult::canonical::PartLimit;
-use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
 use toolresult::tool;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
 
@@ -51,7 +51,7 @@ fn output_is_the_json_of_the_value_in_field_order() {
 fn text_block_is_output_byte_for_byte() {
     let lowered = ToolResult::<_>::ok(report()).lower();
     let answer = serde_json::to_string(
-        &Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
+        &Mcp::render(&(CallRef::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
     )
     .unwrap();
     let expected = format!(
@@ -67,7 +67,7 @@ fn text_block_is_output_byte_for_byte() {
 fn round_trip_gives_output_back_byte_for_byte() {
     let lowered = ToolResult::<_>::ok(report()).lower();
     let answer = serde_json::to_value(
-        Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
+        Mcp::render(&(CallRef::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
     )
     .unwrap();
     let back = Mcp::read_result_value(&answer, PartLimit::default()).unwrap();
@@ -76,7 +76,7 @@ fn round_trip_gives_output_back_byte_for_byte() {
     // A second trip changes nothing.
     let again = Mcp::read_result_value(
         &serde_json::to_value(
-            Mcp::render(&(ToolCall::new("1", "tool"), &back), PartPolicy::Strict).unwrap(),
+            Mcp::render(&(CallRef::new("1", "tool"), &back), PartPolicy::Strict).unwrap(),
         )
         .unwrap(),
         PartLimit::default(),
@@ -165,16 +165,16 @@ fn a_peer_that_reorders_structured_content_still_reads_back_its_text() {
 
 #[test]
 fn a_turn_reply_keeps_structured_content_from_a_lowered_pair() {
-    use toolresult::provider::{Provider, ToolCall};
+    use toolresult::provider::{CallRef, Provider};
     let lowered = ToolResult::<_>::ok(report()).lower();
-    let with = [(ToolCall::new("1", "weather"), &lowered)];
+    let with = [(CallRef::new("1", "weather"), &lowered)];
     let answers = serde_json::to_value(Mcp::reply(&with, PartPolicy::Strict).unwrap()).unwrap();
     assert_eq!(
         answers[0]["structuredContent"],
         serde_json::from_str::<serde_json::Value>(REPORT_JSON).unwrap()
     );
     // A canonical result alone has none to give.
-    let without = [(ToolCall::new("1", "weather"), &lowered.result)];
+    let without = [(CallRef::new("1", "weather"), &lowered.result)];
     let answers = serde_json::to_value(Mcp::reply(&without, PartPolicy::Strict).unwrap()).unwrap();
     assert!(answers[0].get("structuredContent").is_none());
 }

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use toolresult::canonical::PartLimit;
 use toolresult::canonical::{ContentPart, PartKind, ToolResult};
-use toolresult::provider::{Anthropic, Mcp, PartPolicy, Provider, ToolCall};
+use toolresult::provider::{Anthropic, CallRef, Mcp, PartPolicy, Provider};
 
 /// The image media types Anthropic's Messages API documents for a base64
 /// image source, each with spellings a tool might use.
@@ -18,7 +18,7 @@ const ANTHROPIC_IMAGES: [(&str, &[&str]); 4] = [
 
 fn anthropic_media_type(part: ContentPart) -> Value {
     let result = ToolResult::ok("an image").with_parts([part]);
-    let answer = (ToolCall::new("toolu_1", "shot"), &result);
+    let answer = (CallRef::new("toolu_1", "shot"), &result);
     let block = Anthropic::render(&answer, PartPolicy::Strict).unwrap();
     let value = serde_json::to_value(&block).unwrap();
     value["content"][1]["source"]["media_type"].clone()

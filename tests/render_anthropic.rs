@@ -5,9 +5,9 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{Anthropic, PartPolicy, Provider, RenderError, ToolCall};
+use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider, RenderError};
 
-const CALL: ToolCall<'static> = ToolCall::new("toolu_1", "lookup");
+const CALL: CallRef<'static> = CallRef::new("toolu_1", "lookup");
 
 fn render(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
     json(&Anthropic::render(&(CALL, result), policy).unwrap())

@@ -5,9 +5,9 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{Gemini, PartPolicy, Provider, RenderError, ToolCall};
+use toolresult::provider::{CallRef, Gemini, PartPolicy, Provider, RenderError};
 
-const CALL: ToolCall<'static> = ToolCall::new("", "lookup");
+const CALL: CallRef<'static> = CallRef::new("", "lookup");
 
 fn render(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
     json(&Gemini::render(&(CALL, result), policy).unwrap())
@@ -26,7 +26,7 @@ fn text_only_is_one_function_response() {
 
 #[test]
 fn the_call_id_is_written_when_there_is_one() {
-    let call = ToolCall::new("fc_1", "lookup");
+    let call = CallRef::new("fc_1", "lookup");
     let result = text_only();
     let answer = (call, &result);
     let parts = Gemini::render(&answer, PartPolicy::Strict).unwrap();

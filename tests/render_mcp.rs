@@ -7,10 +7,10 @@ use serde_json::json;
 use toolresult::IntoToolResult;
 use toolresult::canonical::PartLimit;
 use toolresult::canonical::{ContentPart, PartKind, ToolResult};
-use toolresult::provider::{ConvertError, Mcp, PartPolicy, Provider, ToolCall};
+use toolresult::provider::{CallRef, ConvertError, Mcp, PartPolicy, Provider};
 
 fn render(result: &ToolResult) -> serde_json::Value {
-    json(&Mcp::render(&(ToolCall::new("1", "tool"), result), PartPolicy::Strict).unwrap())
+    json(&Mcp::render(&(CallRef::new("1", "tool"), result), PartPolicy::Strict).unwrap())
 }
 
 fn round_trip(result: &ToolResult) -> ToolResult {
@@ -24,7 +24,7 @@ fn text_only_golden() {
     assert_eq!(
         serde_json::to_string(
             &Mcp::render(
-                &(ToolCall::new("1", "tool"), &text_only()),
+                &(CallRef::new("1", "tool"), &text_only()),
                 PartPolicy::Strict
             )
             .unwrap()
@@ -38,7 +38,7 @@ fn text_only_golden() {
 fn error_golden() {
     assert_eq!(
         serde_json::to_string(
-            &Mcp::render(&(ToolCall::new("1", "tool"), &error()), PartPolicy::Strict).unwrap()
+            &Mcp::render(&(CallRef::new("1", "tool"), &error()), PartPolicy::Strict).unwrap()
         )
         .unwrap(),
         r#"{"content":[{"type":"text","text":"No such config key: nope"}],"isError":true}"#
@@ -97,7 +97,7 @@ fn structured_content_is_also_the_text_block() {
         note: "a<b & c>d",
     })
     .lower();
-    let answer = (ToolCall::new("1", "tool"), &lowered);
+    let answer = (CallRef::new("1", "tool"), &lowered);
     let rendered = Mcp::render(&answer, PartPolicy::Strict).unwrap();
     // The text block is `output` byte for byte: the struct's key order, and
     // `<`, `&`, `>` as they are; `structuredContent` the same bytes.
@@ -361,7 +361,7 @@ fn round_trip_with_structured_content_keeps_its_json() {
     })
     .lower();
     let rendered =
-        json(&Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap());
+        json(&Mcp::render(&(CallRef::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap());
     let back = Mcp::read_result_value(&rendered, PartLimit::default()).unwrap();
     // `output` comes back byte for byte: unsorted keys, nothing escaped.
     assert_eq!(back.output, r#"{"rows":3,"zone":"eu","note":"<a & b>"}"#);
@@ -424,7 +424,7 @@ fn a_blob_whose_uri_names_nothing_reads_as_attachment_and_stays_so() {
         assert_eq!(read.parts[0].name(), Some("attachment"), "{resource}");
         assert_eq!(read.parts[0].data(), Some(&b"%PDF"[..]), "{resource}");
         assert_eq!(read.parts[0].mime_type(), Some("application/octet-stream"));
-        let answer = (ToolCall::new("c1", "t"), &read);
+        let answer = (CallRef::new("c1", "t"), &read);
         let json = serde_json::to_value(Mcp::render(&answer, PartPolicy::Strict).unwrap()).unwrap();
         assert_eq!(
             json["content"][1]["resource"]["uri"], "file:///attachment",

@@ -5,9 +5,9 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{OpenAiChat, PartPolicy, Provider, RenderError, ToolCall};
+use toolresult::provider::{CallRef, OpenAiChat, PartPolicy, Provider, RenderError};
 
-const CALL: ToolCall<'static> = ToolCall::new("call_1", "lookup");
+const CALL: CallRef<'static> = CallRef::new("call_1", "lookup");
 
 fn turn(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
     json(&OpenAiChat::reply(&[(CALL, result)], policy).unwrap())
@@ -31,16 +31,14 @@ fn text_only_is_byte_identical_to_a_plain_string_tool_message() {
     // A one-call turn without parts is that one tool message.
     let one_call = [(CALL, &result)];
     let messages = OpenAiChat::reply(&one_call, PartPolicy::Strict).unwrap();
-    assert_eq!(messages.len(), 1);
-    let rendered = serde_json::to_string(&messages[0]).unwrap();
-    assert_eq!(rendered, serde_json::to_string(&plain).unwrap());
+    let rendered = serde_json::to_string(&messages).unwrap();
     assert_eq!(
         rendered,
-        r#"{"role":"tool","tool_call_id":"call_1","content":"eu-west-1"}"#
+        format!("[{}]", serde_json::to_string(&plain).unwrap())
     );
     assert_eq!(
-        serde_json::to_string(&messages).unwrap(),
-        format!("[{rendered}]")
+        rendered,
+        r#"[{"role":"tool","tool_call_id":"call_1","content":"eu-west-1"}]"#
     );
 }
 
@@ -109,8 +107,8 @@ fn a_turn_of_two_calls_relocates_only_the_image_after_the_last_tool_message() {
     let found = text_only();
     let shot = image();
     let results = [
-        (ToolCall::new("call_1", "region"), &found),
-        (ToolCall::new("call_2", "screenshot"), &shot),
+        (CallRef::new("call_1", "region"), &found),
+        (CallRef::new("call_2", "screenshot"), &shot),
     ];
     let messages = OpenAiChat::reply(&results, PartPolicy::Strict).unwrap();
     assert_eq!(
@@ -131,8 +129,8 @@ fn parts_of_several_results_share_one_user_message_in_call_order() {
     let shot = image();
     let report = with_pdf();
     let results = [
-        (ToolCall::new("call_1", "screenshot"), &shot),
-        (ToolCall::new("call_2", "report"), &report),
+        (CallRef::new("call_1", "screenshot"), &shot),
+        (CallRef::new("call_2", "report"), &report),
     ];
     let value = json(&OpenAiChat::reply(&results, PartPolicy::Strict).unwrap());
     assert_eq!(value.as_array().unwrap().len(), 3);
@@ -191,11 +189,8 @@ fn a_strict_error_never_echoes_a_whole_call_id() {
     // The id comes from the model's message, which any length passes.
     let id = "c".repeat(1_000_000);
     let result = with_ogg();
-    let err = OpenAiChat::reply(
-        &[(ToolCall::new(&id, "speak"), &result)],
-        PartPolicy::Strict,
-    )
-    .unwrap_err();
+    let err = OpenAiChat::reply(&[(CallRef::new(&id, "speak"), &result)], PartPolicy::Strict)
+        .unwrap_err();
     let short = format!("{}…", "c".repeat(64));
     assert!(matches!(&err, RenderError::UnsupportedPart { call_id, .. } if *call_id == short));
     assert!(err.to_string().len() < 300, "{}", err.to_string().len());
@@ -205,7 +200,7 @@ fn a_strict_error_never_echoes_a_whole_call_id() {
 fn render_is_one_calls_tool_message_then_the_user_message_with_its_parts() {
     let chart = ContentPart::from_url("https://example.com/a.png", Some("image/png")).unwrap();
     let result = ToolResult::ok("a chart").with_parts([chart]);
-    let answer = (ToolCall::new("call_2", "chart"), &result);
+    let answer = (CallRef::new("call_2", "chart"), &result);
     let block = OpenAiChat::render(&answer, PartPolicy::Strict).unwrap();
     let expected = r#"[{"role":"tool","tool_call_id":"call_2","content":"a chart"},{"role":"user","content":[{"type":"text","text":"Output of tool chart (call_2):"},{"type":"image_url","image_url":{"url":"https://example.com/a.png"}}]}]"#;
     assert_eq!(serde_json::to_string(&block).unwrap(), expected);

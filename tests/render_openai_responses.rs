@@ -5,9 +5,9 @@ mod common;
 use common::*;
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, RenderError, ToolCall};
+use toolresult::provider::{CallRef, OpenAiResponses, PartPolicy, Provider, RenderError};
 
-const CALL: ToolCall<'static> = ToolCall::new("call_1", "lookup");
+const CALL: CallRef<'static> = CallRef::new("call_1", "lookup");
 
 fn render(result: &ToolResult, policy: PartPolicy) -> serde_json::Value {
     json(&OpenAiResponses::render(&(CALL, result), policy).unwrap())

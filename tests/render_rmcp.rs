@@ -9,7 +9,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde_json::json;
 use toolresult::IntoToolResult;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
 
 /// rmcp's `CallToolResult` of anything the crate hands an rmcp server.
 fn to_rmcp(result: impl IntoCallToolResult) -> CallToolResult {
@@ -62,7 +62,7 @@ fn rmcp_json_is_the_rendered_json() {
     }
     for result in cases() {
         let rendered = serde_json::to_value(
-            Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+            Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
         )
         .unwrap();
         assert_eq!(without_result_type(to_rmcp(result)), rendered);
@@ -70,7 +70,7 @@ fn rmcp_json_is_the_rendered_json() {
     // A structured success, lowered or typed: the same `structuredContent`.
     let lowered = toolresult::ToolResult::<_>::ok(Rows { rows: 3 }).lower();
     let rendered = serde_json::to_value(
-        Mcp::render(&(ToolCall::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
+        Mcp::render(&(CallRef::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
     )
     .unwrap();
     assert_eq!(

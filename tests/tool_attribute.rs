@@ -465,37 +465,108 @@ async fn run_one(toolbox: &Toolbox, name: &str, args: serde_json::Value) -> Call
     outcomes.pop().unwrap()
 }
 
+/// A toolbox that tries each call once, so a timeout is answered at once.
+fn one_attempt() -> Toolbox {
+    Toolbox::new().retry(toolresult::retry::RetryPolicy::new().max_attempts(1))
+}
+
+/// The tool `name` in `toolbox`, which sleeps `millis` then answers 2,000
+/// bytes, runs under a 20 ms timeout and a 512-byte budget.
+async fn assert_timeout_and_budget(toolbox: &Toolbox, name: &str) {
+    let timed_out = run_one(toolbox, name, json!({"millis": 1000})).await;
+    assert!(timed_out.lowered.result.is_error, "{name}");
+    assert_eq!(
+        timed_out.lowered.result.output,
+        r#"{"error":{"message":"the tool did not finish within 20ms","suggestion":"try again, or ask for less at once"}}"#,
+        "{name}"
+    );
+
+    let cut = run_one(toolbox, name, json!({"millis": 1})).await;
+    assert!(!cut.lowered.result.is_error, "{name}");
+    assert!(
+        cut.lowered.result.output.len() <= 512,
+        "{name}: {} bytes",
+        cut.lowered.result.output.len()
+    );
+    assert!(
+        cut.lowered.result.output.contains("read_artifact"),
+        "{name}"
+    );
+}
+
 #[tokio::test(start_paused = true)]
-async fn register_applies_the_timeout_and_the_budget() {
-    let mut toolbox = Toolbox::new().retry(toolresult::retry::RetryPolicy::new().max_attempts(1));
-    slow::register(&mut toolbox).unwrap();
+async fn a_registered_tool_keeps_the_timeout_and_budget_of_its_attribute() {
+    let tool = slow::tool();
+    assert_eq!(tool.timeout(), Some(Some(Duration::from_millis(20))));
+    assert_eq!(
+        tool.budget(),
+        Some(toolresult::budget::Budget::new().output_bytes(512))
+    );
+
+    let mut toolbox = one_attempt();
+    toolbox.register(slow::tool()).unwrap();
     assert_eq!(toolbox.names().collect::<Vec<_>>(), ["slow"]);
     assert_eq!(
         toolbox.get("slow").unwrap().safety(),
         ToolSafety::Idempotent
     );
-
-    let timed_out = run_one(&toolbox, "slow", json!({"millis": 1000})).await;
-    assert!(timed_out.lowered.result.is_error);
-    assert_eq!(
-        timed_out.lowered.result.output,
-        r#"{"error":{"message":"the tool did not finish within 20ms","suggestion":"try again, or ask for less at once"}}"#
-    );
-
-    let cut = run_one(&toolbox, "slow", json!({"millis": 1})).await;
-    assert!(!cut.lowered.result.is_error);
-    assert!(
-        cut.lowered.result.output.len() <= 512,
-        "{}",
-        cut.lowered.result.output.len()
-    );
-    assert!(cut.lowered.result.output.contains("read_artifact"));
+    assert_timeout_and_budget(&toolbox, "slow").await;
 
     // A second registration of the same name is refused, as by hand.
     assert_eq!(
-        slow::register(&mut toolbox).unwrap_err().to_string(),
+        toolbox.register(slow::tool()).unwrap_err().to_string(),
         "a tool named `slow` is already registered"
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_boxed_or_shared_tool_keeps_the_timeout_and_budget_of_its_attribute() {
+    let tools: Vec<Box<dyn Tool>> = vec![Box::new(slow::tool())];
+    let mut toolbox = one_attempt();
+    for tool in tools {
+        toolbox.register(tool).unwrap();
+    }
+    assert_timeout_and_budget(&toolbox, "slow").await;
+
+    let shared: Arc<dyn Tool> = Arc::new(slow::tool());
+    let mut toolbox = one_attempt();
+    toolbox.register(shared).unwrap();
+    assert_timeout_and_budget(&toolbox, "slow").await;
+}
+
+/// Tools of a block, slow on purpose.
+struct Sleeper;
+
+#[toolresult::tool]
+impl Sleeper {
+    /// Sleep, then answer at length.
+    #[tool(timeout = "20ms", budget = toolresult::budget::Budget::new().output_bytes(512))]
+    async fn nap(&self, millis: u64) -> String {
+        tokio::time::sleep(Duration::from_millis(millis)).await;
+        "z".repeat(2000)
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_tools_of_a_block_keep_the_timeout_and_budget_of_their_attributes() {
+    let mut toolbox = one_attempt();
+    for tool in Arc::new(Sleeper).tools() {
+        toolbox.register(tool).unwrap();
+    }
+    assert_timeout_and_budget(&toolbox, "nap").await;
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_options_of_a_registration_come_over_those_of_the_attribute() {
+    let mut toolbox = one_attempt();
+    toolbox
+        .register(slow::tool())
+        .unwrap()
+        .timeout(None)
+        .budget(toolresult::budget::Budget::new());
+    let whole = run_one(&toolbox, "slow", json!({"millis": 1000})).await;
+    assert!(!whole.lowered.result.is_error);
+    assert_eq!(whole.lowered.result.output, "x".repeat(2000));
 }
 
 /// A store of counters, its tools sharing it.
@@ -578,13 +649,15 @@ fn the_methods_of_a_block_are_its_tools() {
 }
 
 #[tokio::test]
-async fn register_tools_adds_the_whole_block() {
+async fn the_tools_of_a_block_register_one_by_one() {
     let counters = Arc::new(Counters {
         hits: AtomicU32::new(0),
         prefix: String::new(),
     });
     let mut toolbox = Toolbox::new();
-    counters.register_tools(&mut toolbox).unwrap();
+    for tool in counters.tools() {
+        toolbox.register(tool).unwrap();
+    }
     assert_eq!(toolbox.names().collect::<Vec<_>>(), ["hit", "read_count"]);
     assert_eq!(
         run_one(&toolbox, "hit", json!({"by": 2}))

@@ -118,7 +118,7 @@ fn a_panic_in_an_async_body_is_caught_too() {
 #[test]
 fn the_panic_text_reaches_no_provider_rendering() {
     use toolresult::provider::{
-        Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
+        Anthropic, CallRef, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
     };
     let boom = tool::function("boom", "Panics", |_: Args| -> Result<u32, Failure> {
         panic!("cannot connect: {SECRET}")
@@ -126,7 +126,7 @@ fn the_panic_text_reaches_no_provider_rendering() {
     .unwrap();
     let lowered = call(&boom, json!({"n": 1}));
     let result = &lowered.result;
-    let call = ToolCall::new("call_1", "boom");
+    let call = CallRef::new("call_1", "boom");
     let structured = lowered.structured_content();
     assert!(structured.is_none());
     let renderings = [

@@ -173,3 +173,43 @@ fn tools_are_send_and_sync_and_their_futures_are_send() {
         std::thread::spawn(move || call_tool(&shared, json!({"a": 1, "b": 2})).result.output);
     assert_eq!(handle.join().unwrap(), "3");
 }
+
+#[test]
+fn a_hand_written_tool_needs_only_its_name_description_schemas_and_call() {
+    /// Writes the required methods and nothing else.
+    struct Echo(schemars::Schema);
+    impl Tool for Echo {
+        fn name(&self) -> &str {
+            "echo"
+        }
+        fn description(&self) -> &str {
+            "Echo the arguments"
+        }
+        fn input_schema(&self) -> &schemars::Schema {
+            &self.0
+        }
+        fn output_schema(&self) -> &schemars::Schema {
+            &self.0
+        }
+        fn call<'a>(&'a self, args: &Arguments, _: &CallContext<'_>) -> tool::Calling<'a> {
+            use toolresult::IntoToolResult;
+            let text = match args {
+                Arguments::Json(value) => value.to_string(),
+                _ => "not JSON".to_owned(),
+            };
+            tool::Calling::ready(text.lower())
+        }
+    }
+    let echo = Echo(schemars::json_schema!({"type": "object"}));
+    // The model may read back anything; the tool asks for no timeout or
+    // budget of its own.
+    assert_eq!(echo.model_facing_schema().as_value(), &json!(true));
+    assert_eq!(echo.timeout(), None);
+    assert_eq!(echo.budget(), None);
+    let boxed: Box<dyn Tool> = Box::new(echo);
+    assert_eq!(boxed.model_facing_schema().as_value(), &json!(true));
+    assert_eq!(
+        call_tool(&*boxed, json!({"a": 1})).result.output,
+        r#"{"a":1}"#
+    );
+}

@@ -7,7 +7,7 @@
 use std::io::Write;
 
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
 
 mod counting;
 
@@ -40,10 +40,10 @@ fn anthropic_reply_of_sixteen_images_streams_into_a_writer() {
         })
         .collect();
     let ids: Vec<String> = (0..16).map(|i| format!("toolu_{i:02}")).collect();
-    let turn: Vec<(ToolCall<'_>, &ToolResult)> = ids
+    let turn: Vec<(CallRef<'_>, &ToolResult)> = ids
         .iter()
         .zip(&results)
-        .map(|(id, result)| (ToolCall::new(id, "screenshot"), result))
+        .map(|(id, result)| (CallRef::new(id, "screenshot"), result))
         .collect();
 
     let (peak, rendered) = peak_of(|| {
@@ -76,7 +76,7 @@ fn rendering_to_a_string_holds_the_rendered_size_once() {
     let bytes = vec![0x5a_u8; 1 << 20];
     let part = ContentPart::from_bytes(bytes, "image/png").unwrap();
     let result = ToolResult::ok("shot").with_parts([part]);
-    let turn = [(ToolCall::new("toolu_1", "shot"), &result)];
+    let turn = [(CallRef::new("toolu_1", "shot"), &result)];
     let (peak, text) = peak_of(|| {
         serde_json::to_string(&Anthropic::reply(&turn, PartPolicy::Strict).unwrap()).unwrap()
     });

@@ -8,12 +8,10 @@ mod common;
 
 use criterion::{Criterion, black_box, criterion_group, criterion_main};
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{
-    Anthropic, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
-};
+use toolresult::provider::{Anthropic, CallRef, OpenAiChat, OpenAiResponses, PartPolicy, Provider};
 
 fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
-    let call = ToolCall::new("call_0123456789", "list_customers");
+    let call = CallRef::new("call_0123456789", "list_customers");
     let mut group = c.benchmark_group(format!("render/{name}"));
     group.bench_function("floor serde_json::to_string(canonical)", |b| {
         b.iter(|| serde_json::to_string(black_box(result)).unwrap())
@@ -32,11 +30,11 @@ fn contenders(c: &mut Criterion, name: &str, result: &ToolResult) {
             serde_json::to_string(&item).unwrap()
         })
     });
-    group.bench_function("openai_chat reply + to_string(tool message)", |b| {
+    group.bench_function("openai_chat reply + to_string", |b| {
         b.iter(|| {
             let turn = [(call, black_box(result))];
             let messages = OpenAiChat::reply(&turn, PartPolicy::Placeholder).unwrap();
-            serde_json::to_string(&messages[0]).unwrap()
+            serde_json::to_string(&messages).unwrap()
         })
     });
     group.finish();

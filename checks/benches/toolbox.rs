@@ -24,7 +24,7 @@ use criterion::{Criterion, black_box, criterion_group};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use toolresult::canonical::{ContentPart, ToolResult as Canonical};
-use toolresult::provider::{Anthropic, OpenAiChat, PartPolicy, Provider, ToolCall};
+use toolresult::provider::{Anthropic, CallRef, OpenAiChat, PartPolicy, Provider};
 use toolresult::tool;
 use toolresult::toolbox::Toolbox;
 
@@ -176,10 +176,10 @@ fn anthropic_images(c: &mut Criterion) {
         })
         .collect();
     let ids: Vec<String> = (0..16).map(|i| format!("toolu_{i:02}")).collect();
-    let turn: Vec<(ToolCall<'_>, &Canonical)> = ids
+    let turn: Vec<(CallRef<'_>, &Canonical)> = ids
         .iter()
         .zip(&results)
-        .map(|(id, result)| (ToolCall::new(id, "screenshot"), result))
+        .map(|(id, result)| (CallRef::new(id, "screenshot"), result))
         .collect();
     let mut group = c.benchmark_group("toolbox/anthropic_images (16 x 1 MiB into a writer)");
     group.sample_size(10);

@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use toolresult::budget::{Artifact, ArtifactError, ArtifactId, ArtifactStore, Budget, MemoryStore};
 use toolresult::canonical::ContentPart;
 use toolresult::provider::{
-    Anthropic, Call, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
+    Anthropic, Call, CallRef, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
 };
 use toolresult::tool::Arguments;
 use toolresult::tool::{self, ToolSafety};
@@ -168,7 +168,7 @@ fn twelve_images_keep_four_and_name_the_rest() {
     }
     // Anthropic: the output and the lines for the rest (its text blocks
     // first), then the four images.
-    let answer = (ToolCall::new("toolu_1", "screens"), &cut.result);
+    let answer = (CallRef::new("toolu_1", "screens"), &cut.result);
     let block = Anthropic::render(&answer, PartPolicy::Strict).unwrap();
     let block = serde_json::to_value(block).unwrap();
     let kinds: Vec<&str> = block["content"]
@@ -234,7 +234,7 @@ fn structured_content_is_sent_only_when_the_cut_value_keeps_the_schema() {
     let notice = withheld.result.parts.last().unwrap().as_text().unwrap();
     assert!(notice.ends_with(" structuredContent is withheld: the value cut to fit no longer matches the output schema."), "{notice}");
     let answer = serde_json::to_value(
-        Mcp::render(&(ToolCall::new("1", "tool"), &withheld), PartPolicy::Strict).unwrap(),
+        Mcp::render(&(CallRef::new("1", "tool"), &withheld), PartPolicy::Strict).unwrap(),
     )
     .unwrap();
     assert!(answer.get("structuredContent").is_none());
@@ -375,7 +375,7 @@ fn every_provider_but_mcp_names_the_artifact_link_in_a_line() {
     let cut = Budget::new()
         .output_bytes(512)
         .apply(log.lower(), None, &store);
-    let call = toolresult::provider::ToolCall::new("c1", "log");
+    let call = toolresult::provider::CallRef::new("c1", "log");
     let line = "[output.txt: artifact://art_1]";
     let anthropic =
         serde_json::to_value(Anthropic::render(&(call, &cut.result), PartPolicy::Strict).unwrap())
@@ -403,7 +403,7 @@ fn every_provider_but_mcp_names_the_artifact_link_in_a_line() {
     assert_eq!(chat[1]["content"][1], json!({"type": "text", "text": line}));
     let mcp = serde_json::to_value(
         Mcp::render(
-            &(ToolCall::new("1", "tool"), &cut.result),
+            &(CallRef::new("1", "tool"), &cut.result),
             PartPolicy::Strict,
         )
         .unwrap(),

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 use toolresult::canonical::PartLimit;
 use toolresult::canonical::{ContentPart, ToolResult};
-use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
 
 /// `EmbeddedResource` and `BlobResourceContents` as the MCP schema
 /// (revision 2025-06-18, `schema.json`) defines them.
@@ -31,7 +31,7 @@ fn embedded_resource_schema() -> Value {
 fn resource_block(part: ContentPart) -> Value {
     let result = ToolResult::ok("the report").with_parts([part]);
     serde_json::to_value(
-        Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+        Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
     )
     .unwrap()["content"][1]
         .clone()
@@ -89,7 +89,7 @@ fn the_name_reads_back_from_the_uri() {
         let result = ToolResult::ok("the report").with_parts([pdf().with_name(name)]);
         let back = Mcp::read_result_value(
             &serde_json::to_value(
-                Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+                Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
             )
             .unwrap(),
             PartLimit::default(),
@@ -101,7 +101,7 @@ fn the_name_reads_back_from_the_uri() {
     let result = ToolResult::ok("the report").with_parts([pdf().with_name("a/b.pdf")]);
     let back = Mcp::read_result_value(
         &serde_json::to_value(
-            Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+            Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
         )
         .unwrap(),
         PartLimit::default(),
@@ -112,7 +112,7 @@ fn the_name_reads_back_from_the_uri() {
     let result = ToolResult::ok("the report").with_parts([pdf()]);
     let back = Mcp::read_result_value(
         &serde_json::to_value(
-            Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+            Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
         )
         .unwrap(),
         PartLimit::default(),

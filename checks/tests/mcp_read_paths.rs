@@ -13,7 +13,7 @@ use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 use strategies::{config, json_value, mime_type, tool_result};
 use toolresult::canonical::{PartLimit, ToolResult};
-use toolresult::provider::{ConvertError, Mcp, PartPolicy, Provider, ToolCall};
+use toolresult::provider::{CallRef, ConvertError, Mcp, PartPolicy, Provider};
 
 fn fail(e: impl std::fmt::Display) -> TestCaseError {
     TestCaseError::fail(e.to_string())
@@ -156,7 +156,7 @@ proptest! {
 
     #[test]
     fn the_three_paths_agree_on_rendered_results(result in tool_result()) {
-        let value = serde_json::to_value(Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap()).map_err(fail)?;
+        let value = serde_json::to_value(Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap()).map_err(fail)?;
         let read = read_all_three(&value)?;
         prop_assert!(read.is_ok(), "{:?} reading {}", read, value);
     }

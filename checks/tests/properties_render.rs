@@ -15,8 +15,8 @@ use toolresult::IntoToolResult;
 use toolresult::canonical::PartLimit;
 use toolresult::canonical::{ContentPart, MediaSource, PartKind, ToolResult};
 use toolresult::provider::{
-    Answered, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
-    RenderError, ToolCall,
+    Answered, Anthropic, CallRef, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
+    RenderError,
 };
 
 fn fail(e: impl std::fmt::Display) -> TestCaseError {
@@ -160,14 +160,15 @@ proptest! {
 
     #[test]
     fn every_style_renders_any_result(result in tool_result()) {
-        let call = ToolCall::new("call_1", "lookup");
+        let call = CallRef::new("call_1", "lookup");
         // One call's messages: its tool message, then any user message.
         let one_call = [(call, &result)];
         let messages = OpenAiChat::reply(&one_call, PartPolicy::Placeholder).map_err(fail)?;
-        prop_assert!(messages.len() == 1 || messages.len() == 2);
-        serde_json::to_string(&messages[0]).map_err(fail)?;
+        let messages = serde_json::to_value(&messages).map_err(fail)?;
+        let count = messages.as_array().map(Vec::len);
+        prop_assert!(count == Some(1) || count == Some(2), "{messages}");
         for policy in [PartPolicy::Placeholder, PartPolicy::Strict] {
-            let turn = [(call, &result), (ToolCall::new("call_2", "again"), &result)];
+            let turn = [(call, &result), (CallRef::new("call_2", "again"), &result)];
             check_rendering(&result, policy, OpenAiChat::reply(&turn, policy))?;
             check_rendering(&result, policy, OpenAiResponses::render(&(call, &result), policy))?;
             check_rendering(&result, policy, Anthropic::render(&(call, &result), policy))?;
@@ -246,7 +247,7 @@ fn mcp_drops_the_names_it_has_no_field_for() {
     let unnamed = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf").unwrap();
     let result = ToolResult::ok("three").with_parts([png, pdf, unnamed]);
     let json = serde_json::to_value(
-        Mcp::render(&(ToolCall::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+        Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
     )
     .unwrap();
     assert_eq!(
@@ -267,8 +268,8 @@ fn mcp_drops_the_names_it_has_no_field_for() {
 struct WithStructured<'a>(&'a ToolResult, Option<&'a RawValue>);
 
 impl Answered for WithStructured<'_> {
-    fn call(&self) -> ToolCall<'_> {
-        ToolCall::new("1", "tool")
+    fn call(&self) -> CallRef<'_> {
+        CallRef::new("1", "tool")
     }
 
     fn result(&self) -> &ToolResult {

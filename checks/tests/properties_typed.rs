@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 use toolresult::canonical::PartLimit;
 use toolresult::canonical::{self, ContentPart};
 use toolresult::provider::{
-    Answered, Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
+    Answered, Anthropic, CallRef, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
 };
 use toolresult::{Failure, IntoToolResult, Lowered, ToolResult};
 
@@ -151,7 +151,7 @@ fn rendered<R: Serialize + fmt::Debug, X: fmt::Display>(rendering: Result<R, X>)
 /// lowered result, as the rmcp conversion of it does.
 fn provider_views(lowered: Lowered) -> Vec<String> {
     let result = &lowered.result;
-    let call = ToolCall::new("call_1", "lookup");
+    let call = CallRef::new("call_1", "lookup");
     // Any JSON in the output as structured content, not only what lowering
     // decided: the MCP rendering must not leak whatever it is handed.
     let any_json: Option<&RawValue> = serde_json::from_str(&result.output).ok();
@@ -280,8 +280,8 @@ proptest! {
 struct WithStructured<'a>(&'a canonical::ToolResult, Option<&'a RawValue>);
 
 impl Answered for WithStructured<'_> {
-    fn call(&self) -> ToolCall<'_> {
-        ToolCall::new("1", "tool")
+    fn call(&self) -> CallRef<'_> {
+        CallRef::new("1", "tool")
     }
 
     fn result(&self) -> &canonical::ToolResult {

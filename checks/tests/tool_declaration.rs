@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use toolresult::canonical;
 use toolresult::provider::{
-    Anthropic, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider, ToolCall,
+    Anthropic, CallRef, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
 };
 use toolresult::tool::{self, Tool};
 use toolresult::{Failure, ToolResult};
@@ -82,14 +82,18 @@ fn openai_chat() {
             r#"{{"type":"function","function":{{"name":"get_weather","description":"Current weather for a city","parameters":{INPUT}}}}}"#
         )
     );
-    assert!(!OpenAiChat::declare(&weather()).is_strict());
+    assert!(
+        value(&OpenAiChat::declare(&weather()))["function"]
+            .get("strict")
+            .is_none()
+    );
 }
 
 #[test]
 fn openai_responses() {
     let t = weather();
     let declared = OpenAiResponses::declare(&t);
-    assert!(!declared.is_strict());
+    assert_eq!(value(&declared)["strict"], false);
     assert_eq!(
         text(&declared),
         format!(
@@ -414,7 +418,7 @@ fn the_mcp_documentation_example() {
         structured.map(|raw| raw.get()),
         Some(r#"{"temperature":22.5,"conditions":"Partly cloudy","humidity":65}"#)
     );
-    let answer = (ToolCall::new("1", "tool"), &lowered);
+    let answer = (CallRef::new("1", "tool"), &lowered);
     let answer = Mcp::render(&answer, PartPolicy::Strict).unwrap();
     assert_eq!(
         text(&answer),
@@ -483,7 +487,7 @@ fn strict_only_when_the_schema_already_meets_it() {
     let closed = tool::function("closed", "Closed", |a: Closed| a.city).unwrap();
     // `Option` without `#[serde(default)]` is still optional to serde, so
     // `fallback` is not required and the schema is not strict.
-    assert!(!OpenAiResponses::declare(&closed).is_strict());
+    assert_eq!(value(&OpenAiResponses::declare(&closed))["strict"], false);
 
     #[derive(Deserialize, JsonSchema)]
     #[serde(deny_unknown_fields)]
@@ -495,7 +499,7 @@ fn strict_only_when_the_schema_already_meets_it() {
         reference: String,
     }
     let keywords = tool::function("keywords", "Keywords", |a: Keywords| a.format).unwrap();
-    assert!(OpenAiResponses::declare(&keywords).is_strict());
+    assert_eq!(value(&OpenAiResponses::declare(&keywords))["strict"], true);
     assert_eq!(
         text(&OpenAiChat::declare(&keywords)),
         r#"{"type":"function","function":{"name":"keywords","description":"Keywords","parameters":{"type":"object","properties":{"$ref":{"type":"string"},"default":{"type":"string"},"format":{"type":"string"}},"additionalProperties":false,"required":["format","default","$ref"]},"strict":true}}"#
@@ -506,7 +510,12 @@ fn strict_only_when_the_schema_already_meets_it() {
     let defaulted =
         tool::function("defaulted", "Defaulted", |a: ClosedWithDefault| a.city).unwrap();
     for t in [&numbers as &dyn Tool, &inner, &defaulted, &weather()] {
-        assert!(!OpenAiResponses::declare(t).is_strict(), "{}", t.name());
+        assert_eq!(
+            value(&OpenAiResponses::declare(t))["strict"],
+            false,
+            "{}",
+            t.name()
+        );
         assert!(
             text(&OpenAiResponses::declare(t)).ends_with(r#","strict":false}"#),
             "{}",
@@ -566,7 +575,7 @@ fn gemini_without_arguments_has_no_parameters() {
         text(&Gemini::declare(&now)),
         r#"{"name":"now","description":"The time"}"#
     );
-    assert!(Gemini::declare(&now).parameters().is_none());
+    assert!(value(&Gemini::declare(&now)).get("parameters").is_none());
     // The others still say it takes an (empty) object.
     assert_eq!(
         text(&Anthropic::declare(&now)),

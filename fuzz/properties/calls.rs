@@ -15,7 +15,7 @@
 
 use serde_json::Value;
 use toolresult::canonical::ToolResult;
-use toolresult::provider::{Call, PartPolicy, ReadCallsError, ToolCall};
+use toolresult::provider::{Call, CallRef, PartPolicy, ReadCallsError};
 
 use super::providers::{self, Style};
 
@@ -68,10 +68,10 @@ fn check_read(style: Style, text: &str, calls: &[Call]) {
     let results: Vec<ToolResult> = (0..calls.len())
         .map(|n| ToolResult::ok(format!("answer {n}")))
         .collect();
-    let turn: Vec<(ToolCall<'_>, &ToolResult)> = calls
+    let turn: Vec<(CallRef<'_>, &ToolResult)> = calls
         .iter()
         .zip(&results)
-        .map(|(call, result)| (ToolCall::new(&call.id, &call.name), result))
+        .map(|(call, result)| (CallRef::new(&call.id, &call.name), result))
         .collect();
     let reply = providers::reply(style, &turn, PartPolicy::Strict);
     let answered = replied_calls(style, &reply)

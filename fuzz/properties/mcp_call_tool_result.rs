@@ -8,7 +8,7 @@
 use serde_json::Value;
 use serde_json::value::RawValue;
 use toolresult::canonical::ToolResult;
-use toolresult::provider::{PartPolicy, ToolCall};
+use toolresult::provider::{CallRef, PartPolicy};
 
 use super::providers::{self, Style};
 
@@ -51,7 +51,7 @@ pub fn check(data: &[u8]) {
     assert_eq!(back, result);
 
     // Every other style renders it; Placeholder never fails.
-    let call = ToolCall::new("call_1", "lookup");
+    let call = CallRef::new("call_1", "lookup");
     let turn = [(call, &result)];
     for style in Style::ALL {
         let _ = providers::reply(style, &turn, PartPolicy::Placeholder);

@@ -14,8 +14,8 @@ use toolresult::budget::ArtifactReader;
 use toolresult::canonical::PartLimit;
 use toolresult::canonical::ToolResult;
 use toolresult::provider::{
-    Answered, Anthropic, Call, ConvertError, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy,
-    Provider, ReadCallsError, ToolCall,
+    Answered, Anthropic, Call, CallRef, ConvertError, Gemini, Mcp, OpenAiChat, OpenAiResponses,
+    PartPolicy, Provider, ReadCallsError,
 };
 use toolresult::tool::{Arguments, CallContext, Tool};
 use toolresult::toolbox::{CallOutcome, Toolbox};
@@ -104,12 +104,12 @@ pub fn reply_strict<A: Answered>(style: Style, answers: &[A]) -> Result<Value, S
 /// `policy`.
 pub fn render_one(
     style: Style,
-    call: ToolCall<'_>,
+    call: CallRef<'_>,
     result: &ToolResult,
     policy: PartPolicy,
 ) -> Option<Result<Value, String>> {
     fn json<P: Provider>(
-        answer: &(ToolCall<'_>, &ToolResult),
+        answer: &(CallRef<'_>, &ToolResult),
         policy: PartPolicy,
     ) -> Result<Value, String> {
         let block = P::render(answer, policy).map_err(|e| e.to_string())?;
@@ -134,8 +134,8 @@ pub fn mcp_read(value: &Value) -> Result<ToolResult, ConvertError> {
 pub fn mcp_render(result: &ToolResult, structured: Option<&RawValue>) -> Value {
     struct Structured<'a>(&'a ToolResult, Option<&'a RawValue>);
     impl Answered for Structured<'_> {
-        fn call(&self) -> ToolCall<'_> {
-            ToolCall::new("", "")
+        fn call(&self) -> CallRef<'_> {
+            CallRef::new("", "")
         }
         fn result(&self) -> &ToolResult {
             self.0

@@ -2,7 +2,7 @@
 
 use serde_json::value::RawValue;
 
-use super::ToolCall;
+use super::CallRef;
 use crate::Lowered;
 use crate::canonical::ToolResult;
 
@@ -11,14 +11,14 @@ use crate::canonical::ToolResult;
 /// structured content.
 ///
 /// Implemented for the toolbox's `CallOutcome`, and for a pair of a
-/// [`ToolCall`] and a lowered or canonical result, for a loop of your own.
+/// [`CallRef`] and a lowered or canonical result, for a loop of your own.
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, OpenAiResponses, PartPolicy, Provider};
 ///
 /// let found = ToolResult::ok("eu-west-1");
-/// let turn = [(ToolCall::new("call_1", "region"), &found)];
+/// let turn = [(CallRef::new("call_1", "region"), &found)];
 /// let items = OpenAiResponses::reply(&turn, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&items)?,
@@ -28,7 +28,7 @@ use crate::canonical::ToolResult;
 /// ```
 pub trait Answered {
     /// The call answered.
-    fn call(&self) -> ToolCall<'_>;
+    fn call(&self) -> CallRef<'_>;
 
     /// Its canonical result.
     fn result(&self) -> &ToolResult;
@@ -42,8 +42,8 @@ pub trait Answered {
 
 /// A canonical result alone has no structured content: pair the call with
 /// the [`Lowered`] result to keep MCP's `structuredContent`.
-impl Answered for (ToolCall<'_>, &ToolResult) {
-    fn call(&self) -> ToolCall<'_> {
+impl Answered for (CallRef<'_>, &ToolResult) {
+    fn call(&self) -> CallRef<'_> {
         self.0
     }
 
@@ -53,8 +53,8 @@ impl Answered for (ToolCall<'_>, &ToolResult) {
 }
 
 /// A lowered result, with its structured content.
-impl Answered for (ToolCall<'_>, &Lowered) {
-    fn call(&self) -> ToolCall<'_> {
+impl Answered for (CallRef<'_>, &Lowered) {
+    fn call(&self) -> CallRef<'_> {
         self.0
     }
 

@@ -302,7 +302,7 @@ pub(crate) fn not_empty(
 
 /// The calls of a turn as a reader finds them, each with where its id is,
 /// so that a duplicate id can name both places.
-pub(crate) struct Turn {
+pub(crate) struct FoundCalls {
     style: &'static str,
     calls: Vec<Call>,
     /// The item index of each call, kept only once one differs from the
@@ -311,7 +311,7 @@ pub(crate) struct Turn {
     id_paths: Option<Vec<usize>>,
 }
 
-impl Turn {
+impl FoundCalls {
     /// A turn of `calls` calls: the list is made at its length once.
     pub(crate) fn with_capacity(style: &'static str, calls: usize) -> Self {
         Self {

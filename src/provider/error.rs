@@ -4,11 +4,11 @@
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, OpenAiResponses, PartPolicy, Provider};
 ///
 /// let wav = ContentPart::from_bytes(vec![0u8; 41984], "audio/wav")?;
 /// let result = ToolResult::ok(wav.describe()).with_parts([wav]);
-/// let answer = (ToolCall::new("call_1", "speak"), &result);
+/// let answer = (CallRef::new("call_1", "speak"), &result);
 /// let err = OpenAiResponses::render(&answer, PartPolicy::Strict)
 ///     .unwrap_err();
 /// assert_eq!(

@@ -11,7 +11,7 @@
 //! - `declare(&tool)` and `declare_tools(&tools)`: the function
 //!   declarations the provider expects;
 //! - `render(&answer, policy)`: one answered call, from anything
-//!   [`Answered`] (a [`ToolCall`] with its result, or a toolbox's outcome);
+//!   [`Answered`] (a [`CallRef`] with its result, or a toolbox's outcome);
 //! - `reply(&answers, policy)`: the message(s) answering a whole turn, in
 //!   call order.
 //!
@@ -31,11 +31,11 @@
 //!
 //! ```
 //! use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
-//! use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+//! use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
 //!
 //! let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
 //! let shot = ToolResult::ok(png.describe()).with_parts([png]);
-//! let call = ToolCall::new("toolu_1", "screenshot");
+//! let call = CallRef::new("toolu_1", "screenshot");
 //! let answer = (call, &shot);
 //! let block = Anthropic::render(&answer, PartPolicy::Placeholder)?;
 //! let json = serde_json::to_value(&block)?;
@@ -71,26 +71,27 @@ pub use openai_responses::OpenAiResponses;
 pub use policy::PartPolicy;
 pub use shape::Provider;
 
-/// The call a result answers: the provider's call id and the tool's name.
+/// A reference to the call a result answers: the provider's call id and
+/// the tool's name, borrowed (where [`Call`] owns them and the arguments).
 ///
 /// Styles use what they need: OpenAI and Anthropic the id, Gemini the name
 /// (and the id, when there is one), the OpenAI relocation label both.
 ///
 /// ```
-/// use toolresult::provider::ToolCall;
-/// let call = ToolCall::new("call_1", "lookup");
+/// use toolresult::provider::CallRef;
+/// let call = CallRef::new("call_1", "lookup");
 /// assert_eq!((call.id, call.name), ("call_1", "lookup"));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub struct ToolCall<'a> {
+pub struct CallRef<'a> {
     /// The provider's id for the call (`tool_call_id`, `call_id`, `tool_use_id`).
     pub id: &'a str,
     /// The name of the tool that was called.
     pub name: &'a str,
 }
 
-impl<'a> ToolCall<'a> {
+impl<'a> CallRef<'a> {
     /// A call with this id and tool name.
     #[must_use]
     pub const fn new(id: &'a str, name: &'a str) -> Self {

@@ -3,17 +3,17 @@
 use crate::canonical::ContentPart;
 
 use super::encode::ARTIFACT_LINK;
-use super::{RenderError, ToolCall};
+use super::{CallRef, RenderError};
 
 /// What a rendering does with a part its provider cannot carry.
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, ToolResult};
-/// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
 ///
 /// let wav = ContentPart::from_bytes(vec![0u8; 16], "audio/wav")?;
 /// let result = ToolResult::ok(wav.describe()).with_parts([wav]);
-/// let call = ToolCall::new("toolu_1", "speak");
+/// let call = CallRef::new("toolu_1", "speak");
 ///
 /// let answer = (call, &result);
 /// let block = Anthropic::render(&answer, PartPolicy::Placeholder)?;
@@ -44,7 +44,7 @@ impl PartPolicy {
     pub(crate) fn unsupported(
         self,
         style: &'static str,
-        call: ToolCall<'_>,
+        call: CallRef<'_>,
         index: usize,
         part: &ContentPart,
         reason: &'static str,

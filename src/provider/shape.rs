@@ -13,18 +13,19 @@ use crate::tool::Tool;
 /// [`Gemini`](super::Gemini), [`Mcp`](super::Mcp)) fills it in, with the
 /// same verbs and signatures; bring the trait into scope to call them.
 ///
-/// What the verbs return borrows from their input and is written by
-/// serialising it (`serde_json::to_string`, `to_writer`, `to_value`): text
-/// is never copied and inline bytes are base64-encoded straight into the
-/// output.
+/// What the verbs return is the provider's JSON, not yet written: a value
+/// that borrows from the input and is written by serialising it
+/// (`serde_json::to_string`, `to_writer`, `to_value`), so text is never
+/// copied and inline bytes are base64-encoded straight into the output.
+/// Each provider's page shows the JSON it writes.
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{Anthropic, Gemini, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{Anthropic, CallRef, Gemini, PartPolicy, Provider};
 ///
 /// /// One result answered in any dialect.
 /// fn answer<P: Provider>(result: &ToolResult) -> Result<String, Box<dyn std::error::Error>> {
-///     let turn = [(ToolCall::new("call_1", "region"), result)];
+///     let turn = [(CallRef::new("call_1", "region"), result)];
 ///     Ok(serde_json::to_string(&P::reply(&turn, PartPolicy::Strict)?)?)
 /// }
 ///
@@ -40,16 +41,6 @@ use crate::tool::Tool;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub trait Provider {
-    /// One tool's declaration.
-    type Declaration<'a>: Serialize + fmt::Debug;
-    /// The declarations of a list of tools, as the provider's request
-    /// carries them.
-    type Declarations<'a>: Serialize + fmt::Debug;
-    /// One answered call, rendered.
-    type Block<'a>: Serialize + fmt::Debug;
-    /// The reply answering a whole turn.
-    type Reply<'a>: Serialize + fmt::Debug;
-
     /// The calls of one assistant turn, from the provider's own JSON, in
     /// order. Arguments are kept as they came ([`Arguments`](crate::tool::Arguments)).
     ///
@@ -60,13 +51,13 @@ pub trait Provider {
     fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError>;
 
     /// The declaration of `tool`.
-    fn declare<T: Tool + ?Sized>(tool: &T) -> Self::Declaration<'_>;
+    fn declare<T: Tool + ?Sized>(tool: &T) -> impl Serialize + fmt::Debug + '_;
 
     /// The declarations of all of `tools`, in order (a toolbox's `tools()`,
     /// say).
-    fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_>;
+    fn declare_tools<T: Tool>(tools: &[T]) -> impl Serialize + fmt::Debug + '_;
 
-    /// One answered call: a [`ToolCall`](super::ToolCall) with its lowered
+    /// One answered call: a [`CallRef`](super::CallRef) with its lowered
     /// or canonical result, or a toolbox's outcome.
     ///
     /// # Errors
@@ -78,7 +69,7 @@ pub trait Provider {
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
         policy: PartPolicy,
-    ) -> Result<Self::Block<'a>, RenderError>;
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError>;
 
     /// The reply answering a whole turn, in call order.
     ///
@@ -87,5 +78,5 @@ pub trait Provider {
     fn reply<'a, A: Answered>(
         answers: &'a [A],
         policy: PartPolicy,
-    ) -> Result<Self::Reply<'a>, RenderError>;
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError>;
 }

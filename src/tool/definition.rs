@@ -1,11 +1,15 @@
 //! What every typed tool is defined with: name, description, schemas,
-//! safety, and its wording of unexpected errors.
+//! safety, the timeout and budget it asks for, and its wording of
+//! unexpected errors.
+
+use std::time::Duration;
 
 use schemars::{JsonSchema, Schema};
 
 use super::name::{self, InvalidToolName};
 use super::schema::{input_schema, model_facing_schema, output_schema};
 use super::{ToolReturn, ToolSafety};
+use crate::budget::Budget;
 use crate::{Lowered, ToolError, UnexpectedError};
 
 /// The parts of a tool's definition that do not depend on its body.
@@ -18,6 +22,10 @@ pub(crate) struct Definition {
     pub(crate) model_facing: Schema,
     pub(crate) safety: ToolSafety,
     pub(crate) blocks: bool,
+    /// The timeout the tool asks for ([`Tool::timeout`](super::Tool::timeout)).
+    pub(crate) timeout: Option<Option<Duration>>,
+    /// The budget the tool asks for ([`Tool::budget`](super::Tool::budget)).
+    pub(crate) budget: Option<Budget>,
     pub(crate) unexpected: Option<fn(&UnexpectedError) -> ToolError>,
 }
 
@@ -46,6 +54,8 @@ impl Definition {
             model_facing: model_facing_schema::<R::Value, R::Error>(),
             safety: ToolSafety::default(),
             blocks: false,
+            timeout: None,
+            budget: None,
             unexpected: None,
         }
     }
@@ -169,6 +179,14 @@ macro_rules! definition_accessors {
 
         fn safety(&self) -> $crate::tool::ToolSafety {
             self.definition.safety
+        }
+
+        fn timeout(&self) -> Option<Option<std::time::Duration>> {
+            self.definition.timeout
+        }
+
+        fn budget(&self) -> Option<$crate::budget::Budget> {
+            self.definition.budget
         }
     };
 }

@@ -70,9 +70,12 @@ mod returns;
 mod safety;
 mod schema;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
 use schemars::Schema;
+
+use crate::budget::Budget;
 
 pub use arguments::{Arguments, InvalidArguments};
 pub use async_function::{AsyncFunctionTool, async_function};
@@ -119,10 +122,14 @@ pub trait Tool: Send + Sync {
     /// can take it as `outputSchema`).
     fn output_schema(&self) -> &Schema;
 
-    /// The schema of all the model reads back: `anyOf` the success or
-    /// `{"error": E}`, where `E` also takes the `ToolError` of bad arguments
-    /// and panics.
-    fn model_facing_schema(&self) -> &Schema;
+    /// The schema of all the model reads back: for a typed tool, `anyOf`
+    /// the success or `{"error": E}`, where `E` also takes the `ToolError`
+    /// of bad arguments and panics. By default the schema that allows any
+    /// JSON (`true`), for a tool that does not say.
+    fn model_facing_schema(&self) -> &Schema {
+        static ANYTHING: LazyLock<Schema> = LazyLock::new(|| Schema::from(true));
+        &ANYTHING
+    }
 
     /// What calling the tool does to the world; the default promises
     /// nothing ([`ToolSafety::Destructive`]).
@@ -136,6 +143,22 @@ pub trait Tool: Send + Sync {
     /// no.
     fn blocks(&self) -> bool {
         false
+    }
+
+    /// The timeout of each attempt of a call that the tool asks for:
+    /// `Some(Some(limit))`, `Some(None)` for no timeout, or `None` (the
+    /// default) for whatever runs it to choose. A toolbox takes it as the
+    /// tool's own timeout when it registers the tool, however the tool
+    /// comes (`#[tool(timeout = "30s")]` sets it).
+    fn timeout(&self) -> Option<Option<Duration>> {
+        None
+    }
+
+    /// The output budget the tool asks for; by default `None`, whatever
+    /// runs it to choose. A toolbox takes it as the tool's own budget when
+    /// it registers the tool (`#[tool(budget = ..)]` sets it).
+    fn budget(&self) -> Option<Budget> {
+        None
     }
 
     /// Calls the tool: the one way to call it. `args` are the model's
@@ -194,6 +217,12 @@ macro_rules! forward_tool {
             }
             fn blocks(&self) -> bool {
                 (**self).blocks()
+            }
+            fn timeout(&self) -> Option<Option<Duration>> {
+                (**self).timeout()
+            }
+            fn budget(&self) -> Option<Budget> {
+                (**self).budget()
             }
             fn call<'a>(&'a self, args: &Arguments, cx: &CallContext<'_>) -> Calling<'a> {
                 (**self).call(args, cx)

@@ -8,7 +8,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::canonical::ToolResult;
-use crate::provider::{Answered, Call, ToolCall};
+use crate::provider::{Answered, Call, CallRef};
 use crate::retry::{Decision, StopReason};
 use crate::{Diagnostics, Lowered};
 
@@ -48,8 +48,8 @@ impl CallOutcome {
 }
 
 impl Answered for CallOutcome {
-    fn call(&self) -> ToolCall<'_> {
-        ToolCall::new(&self.call.id, &self.call.name)
+    fn call(&self) -> CallRef<'_> {
+        CallRef::new(&self.call.id, &self.call.name)
     }
 
     fn result(&self) -> &ToolResult {

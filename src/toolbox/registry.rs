@@ -67,8 +67,10 @@ pub(super) struct Registered {
 }
 
 /// How one registered tool's calls run, where they differ from the
-/// toolbox's defaults; returned by [`Toolbox::register`]. (Whether a tool
-/// blocks its thread is the tool's own to say: [`Tool::blocks`].)
+/// toolbox's defaults; returned by [`Toolbox::register`], which starts them
+/// from what the tool asks for ([`Tool::timeout`], [`Tool::budget`]).
+/// (Whether a tool blocks its thread is the tool's own to say:
+/// [`Tool::blocks`].)
 #[derive(Debug, Clone, Default)]
 pub struct ToolOptions {
     pub(super) timeout: Option<Option<Duration>>,
@@ -208,8 +210,10 @@ impl Toolbox {
         self
     }
 
-    /// Adds a tool, with the toolbox's defaults; the returned options set
-    /// its own.
+    /// Adds a tool, with the timeout and budget it asks for
+    /// ([`Tool::timeout`], [`Tool::budget`]: what `#[tool(timeout = ..,
+    /// budget = ..)]` gives) and the toolbox's defaults for the rest; the
+    /// returned options set its own.
     ///
     /// # Errors
     /// A tool of the same name is already registered, or the name is one
@@ -224,11 +228,16 @@ impl Toolbox {
         if self.by_name.contains_key(&name) {
             return Err(RegisterError::Duplicate(name));
         }
+        let options = ToolOptions {
+            timeout: tool.timeout(),
+            retry: None,
+            budget: tool.budget(),
+        };
         self.by_name.insert(name.clone(), self.entries.len());
         self.entries.push(Registered {
             name,
             tool: Arc::new(tool),
-            options: ToolOptions::default(),
+            options,
         });
         match self.entries.last_mut() {
             Some(registered) => Ok(&mut registered.options),

@@ -4,7 +4,7 @@
 #[cfg(test)]
 mod tests {
     use serde::Serialize;
-    use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+    use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
     use toolresult::{IntoToolResult, ToolResult};
 
     #[derive(Serialize)]
@@ -33,7 +33,7 @@ mod tests {
         })
         .lower();
         assert_eq!(lowered.result.output, OUTPUT);
-        let call = (ToolCall::new("call_1", "report"), &lowered);
+        let call = (CallRef::new("call_1", "report"), &lowered);
         let answer = Mcp::render(&call, PartPolicy::Strict).unwrap();
         let text = serde_json::to_string(&answer).unwrap();
         let expected = format!(

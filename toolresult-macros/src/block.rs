@@ -9,8 +9,7 @@ use crate::generate::ToolFn;
 use crate::options::Options;
 
 /// The block as written (its `#[tool(..)]` method attributes read and
-/// taken off), and a second block on the same type with `tools()` and
-/// `register_tools(..)`.
+/// taken off), and a second block on the same type with `tools()`.
 pub(crate) fn expand(options: Options, mut item: ItemImpl) -> syn::Result<TokenStream> {
     if let Some(span) = options_given(&options) {
         return Err(syn::Error::new(
@@ -80,8 +79,6 @@ pub(crate) fn expand(options: Options, mut item: ItemImpl) -> syn::Result<TokenS
         .iter()
         .map(|(tool, callee)| tool.build(callee, Some(&this)))
         .collect();
-    let timeouts = tools.iter().map(|(tool, _)| tool.options.timeout_tokens());
-    let budgets = tools.iter().map(|(tool, _)| tool.options.budget_tokens());
     let names: Vec<&str> = tools.iter().map(|(tool, _)| tool.name.as_str()).collect();
     let list = names
         .iter()
@@ -89,10 +86,7 @@ pub(crate) fn expand(options: Options, mut item: ItemImpl) -> syn::Result<TokenS
         .collect::<Vec<_>>()
         .join(", ");
     let tools_doc = format!(
-        " The tools of this type's `#[tool]` block ({list}), in the block's order, sharing `self`."
-    );
-    let register_doc = format!(
-        " Adds the tools of this type's `#[tool]` block ({list}) to `toolbox`, sharing `self`, each with the timeout and budget its attribute gives."
+        " The tools of this type's `#[tool]` block ({list}), in the block's order, sharing `self`, each with the options its attribute gives."
     );
     Ok(quote! {
         #item
@@ -118,23 +112,6 @@ pub(crate) fn expand(options: Options, mut item: ItemImpl) -> syn::Result<TokenS
                 }
             }
 
-            ::toolresult::__private::if_toolbox! {
-                #[allow(dead_code)]
-                impl #self_ty {
-                    #[doc = #register_doc]
-                    ///
-                    /// # Errors
-                    /// A tool of one of these names is registered already
-                    /// (the tools before it are registered).
-                    pub fn register_tools(
-                        self: &::std::sync::Arc<Self>,
-                        toolbox: &mut ::toolresult::toolbox::Toolbox,
-                    ) -> ::core::result::Result<(), ::toolresult::toolbox::RegisterError> {
-                        #(::toolresult::__private::register(toolbox, #built, #timeouts, #budgets)?;)*
-                        ::core::result::Result::Ok(())
-                    }
-                }
-            }
         };
     })
 }

@@ -10,8 +10,8 @@ use crate::options::Options;
 
 /// The function as written (its arguments' attributes moved to the
 /// argument type), and beside it, in the type namespace, a struct of the
-/// same name whose `tool()` makes the tool and whose `register(..)` adds it
-/// to a toolbox with the attribute's timeout and budget.
+/// same name whose `tool()` makes the tool, carrying the attribute's
+/// options.
 pub(crate) fn expand(options: Options, mut item: ItemFn) -> syn::Result<TokenStream> {
     if let Some(FnArg::Receiver(receiver)) = item.sig.inputs.first() {
         return Err(syn::Error::new(
@@ -30,13 +30,11 @@ pub(crate) fn expand(options: Options, mut item: ItemFn) -> syn::Result<TokenStr
     let args_struct = tool.args_struct();
     let checks = tool.checks();
     let build = tool.build(&quote!(#ident), None);
-    let timeout = tool.options.timeout_tokens();
-    let budget = tool.options.budget_tokens();
     let name = &tool.name;
     let doc = format!(
         " The tool `{name}`, made of the function [`{ident}`](fn@{ident}) by `#[tool]`: \
-         `{ident}::tool()` makes it, `{ident}::register(&mut toolbox)` adds it to a \
-         `Toolbox` with the timeout and budget the attribute gives."
+         `{ident}::tool()` makes it, with the options the attribute gives \
+         (`toolbox.register({ident}::tool())`)."
     );
     Ok(quote! {
         #item
@@ -64,24 +62,6 @@ pub(crate) fn expand(options: Options, mut item: ItemFn) -> syn::Result<TokenStr
                 }
             }
 
-            ::toolresult::__private::if_toolbox! {
-                #[allow(dead_code)]
-                impl #ident {
-                    /// Adds the tool to `toolbox`, with the timeout and budget
-                    /// the attribute gives; the options returned set more.
-                    ///
-                    /// # Errors
-                    /// A tool of the same name is registered already.
-                    #vis fn register(
-                        toolbox: &mut ::toolresult::toolbox::Toolbox,
-                    ) -> ::core::result::Result<
-                        &mut ::toolresult::toolbox::ToolOptions,
-                        ::toolresult::toolbox::RegisterError,
-                    > {
-                        ::toolresult::__private::register(toolbox, Self::tool(), #timeout, #budget)
-                    }
-                }
-            }
         };
     })
 }

@@ -213,6 +213,8 @@ impl ToolFn {
         let receiver = this.map(|this| quote!(&#this,));
         let has_context = self.params.iter().any(|p| matches!(p, Param::Context(_)));
         let builders = self.options.builders();
+        let timeout = self.options.timeout_tokens();
+        let budget = self.options.budget_tokens();
         let call = quote!(__toolresult_fn(#receiver #(#passed),*));
         // The function is named before the arguments are unpacked: an
         // argument named like the function must not shadow it.
@@ -236,6 +238,8 @@ impl ToolFn {
                 ::toolresult::__private::async_function(
                     #name,
                     #description,
+                    #timeout,
+                    #budget,
                     move |__toolresult_args: #args #context| { #body },
                 ) #builders
             }}
@@ -247,6 +251,8 @@ impl ToolFn {
                 ::toolresult::__private::function(
                     #name,
                     #description,
+                    #timeout,
+                    #budget,
                     move |__toolresult_args: #args #context| { #unpack #call },
                 ) #builders
             }}

@@ -35,11 +35,11 @@ use options::Options;
 /// block.
 ///
 /// On a function, sync or `async`, the function stays as written, and
-/// beside it a struct of the same name gives `name::tool()`, the tool, and
-/// `name::register(&mut toolbox)`, the tool added to a `Toolbox` with the
-/// timeout and budget the attribute gives. The tool is the one
-/// `tool::function` (or `tool::async_function`) would make of it by hand,
-/// schema for schema and instruction for instruction:
+/// beside it a struct of the same name gives `name::tool()`, the tool,
+/// carrying every option the attribute gives: register it with
+/// `toolbox.register(name::tool())`. The tool is the one `tool::function`
+/// (or `tool::async_function`) would make of it by hand, schema for schema
+/// and instruction for instruction:
 ///
 /// - its name is the function's, or `name = "..."`, checked at compile time
 ///   against the rule every tool name follows;
@@ -60,9 +60,11 @@ use options::Options;
 ///
 /// Options: `title = "..."` (a name for people, MCP's `Tool.title`),
 /// `safety = ReadOnly` (any `ToolSafety` variant), `timeout =
-/// "30s"` (`ms`, `s`, `m`, `h`, or `"none"`), `budget = <a Budget
-/// expression>`, `blocking` (a synchronous body that blocks its thread),
-/// `unexpected = <a fn(&UnexpectedError) -> ToolError>`.
+/// "30s"` (`ms`, `s`, `m`, `h`, or `"none"`) and `budget = <a Budget
+/// expression>` (the tool's `timeout()` and `budget()`, which a `Toolbox`
+/// takes as the tool's own when it registers it), `blocking` (a
+/// synchronous body that blocks its thread), `unexpected = <a
+/// fn(&UnexpectedError) -> ToolError>`.
 ///
 /// ```
 /// use toolresult::tool;
@@ -86,12 +88,13 @@ use options::Options;
 /// }
 ///
 /// let mut toolbox = Toolbox::new();
-/// get_weather::register(&mut toolbox)?;
+/// toolbox.register(get_weather::tool())?;
 ///
 /// use toolresult::Tool;
 /// let tool = get_weather::tool();
 /// assert_eq!(tool.description(), "Current weather for a city.");
 /// assert_eq!(tool.title(), Some("Weather"));
+/// assert_eq!(tool.timeout(), Some(Some(std::time::Duration::from_secs(10))));
 /// assert_eq!(
 ///     tool.input_schema().pointer("/properties/city/description"),
 ///     Some(&serde_json::json!("the city to look up, in English"))
@@ -102,8 +105,7 @@ use options::Options;
 ///
 /// On an `impl` block, every method is a tool taking `&self`, with its
 /// options in a `#[tool(..)]` on the method; `Type::tools(&arc)` gives
-/// them all, sharing the `Arc<Self>`, and `Type::register_tools(&arc, &mut
-/// toolbox)` registers them all with their options:
+/// them all, sharing the `Arc<Self>`, each carrying its options:
 ///
 /// ```
 /// use std::sync::{Arc, Mutex};
@@ -137,7 +139,9 @@ use options::Options;
 ///
 /// let notes = Arc::new(Notes { notes: Mutex::new(Vec::new()) });
 /// let mut toolbox = Toolbox::new();
-/// notes.register_tools(&mut toolbox)?;
+/// for tool in notes.tools() {
+///     toolbox.register(tool)?;
+/// }
 /// assert_eq!(toolbox.names().collect::<Vec<_>>(), ["add_note", "list_notes"]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -18,9 +18,9 @@ pub(crate) struct Options {
     pub(crate) title: Option<LitStr>,
     /// `safety = ReadOnly`: a `ToolSafety` variant.
     pub(crate) safety: Option<Ident>,
-    /// `timeout = "30s"` (or `"none"`): the registration's timeout.
+    /// `timeout = "30s"` (or `"none"`): the timeout the tool asks for.
     pub(crate) timeout: Option<(Option<u64>, Span)>,
-    /// `budget = <expr>`: the registration's output budget.
+    /// `budget = <expr>`: the output budget the tool asks for.
     pub(crate) budget: Option<Expr>,
     /// `blocking`: the body blocks its thread (synchronous tools only).
     pub(crate) blocking: Option<Span>,
@@ -121,7 +121,7 @@ impl Options {
         calls
     }
 
-    /// The registration's timeout, `Option<Option<Duration>>`.
+    /// The tool's timeout, `Option<Option<Duration>>`.
     pub(crate) fn timeout_tokens(&self) -> TokenStream {
         match self.timeout {
             None => quote!(::core::option::Option::None),
@@ -132,7 +132,7 @@ impl Options {
         }
     }
 
-    /// The registration's budget, `Option<Budget>`.
+    /// The tool's budget, `Option<Budget>`.
     pub(crate) fn budget_tokens(&self) -> TokenStream {
         match &self.budget {
             None => quote!(::core::option::Option::None),

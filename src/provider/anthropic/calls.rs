@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde::de::{Deserializer, SeqAccess, Visitor};
 use serde_json::Value;
 
-use crate::provider::calls::{self, Call, Object, ReadCallsError, Turn};
+use crate::provider::calls::{self, Call, FoundCalls, Object, ReadCallsError};
 use crate::tool::Arguments;
 
 const STYLE: &str = "anthropic message";
@@ -19,7 +19,7 @@ pub(super) fn read_calls(message: &str) -> Result<Vec<Call>, ReadCallsError> {
         .iter()
         .filter(|block| block.kind == "tool_use")
         .count();
-    let mut turn = Turn::with_capacity(STYLE, uses);
+    let mut turn = FoundCalls::with_capacity(STYLE, uses);
     for (index, block) in blocks.into_iter().enumerate() {
         if block.kind != "tool_use" {
             continue;

@@ -9,7 +9,7 @@ use crate::tool::Tool;
 /// Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[must_use]
-pub struct AnthropicDeclaration<'a> {
+pub(super) struct AnthropicDeclaration<'a> {
     name: &'a str,
     description: &'a str,
     input_schema: &'a Schema,

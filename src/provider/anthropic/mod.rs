@@ -4,10 +4,12 @@ mod calls;
 mod declare;
 mod render;
 
+use std::fmt;
+
+use serde::Serialize;
+
 use crate::provider::{Answered, Call, PartPolicy, Provider, ReadCallsError, RenderError};
 use crate::tool::Tool;
-use declare::AnthropicDeclaration;
-use render::{AnthropicReply, ToolResultBlock};
 
 /// The Anthropic Messages [`Provider`]: a call is answered by a `tool_result` content block.
 ///
@@ -24,10 +26,10 @@ use render::{AnthropicReply, ToolResultBlock};
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
 ///
 /// let missing = ToolResult::error("No such config key: nope");
-/// let answer = (ToolCall::new("toolu_1", "config"), &missing);
+/// let answer = (CallRef::new("toolu_1", "config"), &missing);
 /// let block = Anthropic::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&block)?,
@@ -39,11 +41,6 @@ use render::{AnthropicReply, ToolResultBlock};
 pub struct Anthropic;
 
 impl Provider for Anthropic {
-    type Declaration<'a> = AnthropicDeclaration<'a>;
-    type Declarations<'a> = Vec<AnthropicDeclaration<'a>>;
-    type Block<'a> = ToolResultBlock<'a>;
-    type Reply<'a> = AnthropicReply<'a>;
-
     /// Reads the tool calls of an Anthropic Messages assistant message: the
     /// Messages API response (which is the message) or the `assistant` entry
     /// of a conversation's `messages`.
@@ -97,7 +94,7 @@ impl Provider for Anthropic {
     /// assert_eq!(json["input_schema"]["required"], serde_json::json!(["city"]));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare<T: Tool + ?Sized>(tool: &T) -> Self::Declaration<'_> {
+    fn declare<T: Tool + ?Sized>(tool: &T) -> impl Serialize + fmt::Debug + '_ {
         declare::declare(tool)
     }
 
@@ -119,7 +116,7 @@ impl Provider for Anthropic {
     /// assert_eq!(declared.as_array().map(Vec::len), Some(2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_> {
+    fn declare_tools<T: Tool>(tools: &[T]) -> impl Serialize + fmt::Debug + '_ {
         declare::declare_tools(tools)
     }
 
@@ -130,11 +127,11 @@ impl Provider for Anthropic {
     ///
     /// ```
     /// use toolresult::canonical::{ContentPart, ToolResult};
-    /// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
     ///
     /// let pdf = ContentPart::from_url("https://example.com/q3.pdf", Some("application/pdf"))?;
     /// let report = ToolResult::ok("the Q3 report").with_parts([pdf]);
-    /// let answer = (ToolCall::new("toolu_1", "report"), &report);
+    /// let answer = (CallRef::new("toolu_1", "report"), &report);
     /// let block = Anthropic::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&block)?;
     /// assert_eq!(
@@ -146,7 +143,7 @@ impl Provider for Anthropic {
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
         policy: PartPolicy,
-    ) -> Result<Self::Block<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::render(answer.call(), answer.result(), policy)
     }
 
@@ -157,11 +154,11 @@ impl Provider for Anthropic {
     ///
     /// ```
     /// use toolresult::canonical::ToolResult;
-    /// use toolresult::provider::{Anthropic, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{Anthropic, CallRef, PartPolicy, Provider};
     ///
     /// let found = ToolResult::ok("eu-west-1");
     /// let missing = ToolResult::error("no such key");
-    /// let turn = [(ToolCall::new("toolu_1", "lookup"), &found), (ToolCall::new("toolu_2", "lookup"), &missing)];
+    /// let turn = [(CallRef::new("toolu_1", "lookup"), &found), (CallRef::new("toolu_2", "lookup"), &missing)];
     /// assert_eq!(
     ///     serde_json::to_string(&Anthropic::reply(&turn, PartPolicy::Strict)?)?,
     ///     r#"{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":"eu-west-1"},{"type":"tool_result","tool_use_id":"toolu_2","content":"no such key","is_error":true}]}"#
@@ -171,7 +168,7 @@ impl Provider for Anthropic {
     fn reply<'a, A: Answered>(
         answers: &'a [A],
         policy: PartPolicy,
-    ) -> Result<Self::Reply<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::reply(answers, policy)
     }
 }

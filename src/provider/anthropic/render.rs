@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{Base64, Media, Source};
-use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, CallRef, PartPolicy, RenderError};
 
 const STYLE: &str = "Anthropic";
 const IMAGES: &[&str] = &["image/jpeg", "image/png", "image/gif", "image/webp"];
@@ -19,7 +19,7 @@ const SILENT_ERROR: &str = "the tool failed without saying why";
 /// A `tool_result` content block.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename = "tool_result")]
-pub struct ToolResultBlock<'a> {
+pub(super) struct ToolResultBlock<'a> {
     tool_use_id: &'a str,
     content: Content<'a>,
     #[serde(skip_serializing_if = "crate::provider::encode::is_false")]
@@ -55,7 +55,7 @@ enum BlockSource<'a> {
 
 /// The block of one call.
 pub(super) fn render<'a>(
-    call: ToolCall<'a>,
+    call: CallRef<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
 ) -> Result<ToolResultBlock<'a>, RenderError> {
@@ -135,7 +135,7 @@ fn block(media: Media<'_>) -> Result<Block<'_>, &'static str> {
 /// `{"role":"user","content":[tool_result, ...]}`, one `tool_result` block
 /// per call, in call order, first in the content as the Messages API requires.
 #[derive(Debug, Clone, Serialize)]
-pub struct AnthropicReply<'a> {
+pub(super) struct AnthropicReply<'a> {
     role: &'static str,
     content: Vec<ToolResultBlock<'a>>,
 }

@@ -4,7 +4,7 @@ use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
-use crate::provider::calls::{self, Call, Object, ReadCallsError, Turn};
+use crate::provider::calls::{self, Call, FoundCalls, Object, ReadCallsError};
 use crate::tool::Arguments;
 
 const STYLE: &str = "gemini content";
@@ -23,7 +23,7 @@ pub(super) fn read_calls(content: &str) -> Result<Vec<Call>, ReadCallsError> {
         .iter()
         .filter(|Object(part)| part.function_call.is_some())
         .count();
-    let mut turn = Turn::with_capacity(STYLE, calls);
+    let mut turn = FoundCalls::with_capacity(STYLE, calls);
     for (index, Object(part)) in parts.into_iter().enumerate() {
         let Some(Object(call)) = part.function_call else {
             continue;

@@ -11,19 +11,11 @@ use crate::tool::Tool;
 /// `{"name","description","parameters"?}`. Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[must_use]
-pub struct GeminiDeclaration<'a> {
+pub(super) struct GeminiDeclaration<'a> {
     name: &'a str,
     description: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     parameters: Option<Schema>,
-}
-
-impl GeminiDeclaration<'_> {
-    /// The converted `parameters`; `None` for a tool without arguments.
-    #[must_use]
-    pub fn parameters(&self) -> Option<&Schema> {
-        self.parameters.as_ref()
-    }
 }
 
 /// The declaration of `tool`.
@@ -52,7 +44,7 @@ pub(super) fn declare<T: Tool + ?Sized>(tool: &T) -> GeminiDeclaration<'_> {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 #[must_use]
-pub struct GeminiTools<'a> {
+pub(super) struct GeminiTools<'a> {
     function_declarations: Vec<GeminiDeclaration<'a>>,
 }
 

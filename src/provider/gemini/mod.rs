@@ -5,10 +5,12 @@ mod declare;
 mod render;
 mod schema;
 
+use std::fmt;
+
+use serde::Serialize;
+
 use crate::provider::{Answered, Call, PartPolicy, Provider, ReadCallsError, RenderError};
 use crate::tool::Tool;
-use declare::{GeminiDeclaration, GeminiTools};
-use render::{GeminiPart, GeminiReply};
 
 /// The Gemini [`Provider`]: a call is answered by a `functionResponse` part and the parts that follow it.
 ///
@@ -25,10 +27,10 @@ use render::{GeminiPart, GeminiReply};
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{Gemini, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, Gemini, PartPolicy, Provider};
 ///
 /// let result = ToolResult::ok("eu-west-1");
-/// let answer = (ToolCall::new("", "region"), &result);
+/// let answer = (CallRef::new("", "region"), &result);
 /// let parts = Gemini::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&parts)?,
@@ -40,11 +42,6 @@ use render::{GeminiPart, GeminiReply};
 pub struct Gemini;
 
 impl Provider for Gemini {
-    type Declaration<'a> = GeminiDeclaration<'a>;
-    type Declarations<'a> = GeminiTools<'a>;
-    type Block<'a> = Vec<GeminiPart<'a>>;
-    type Reply<'a> = GeminiReply<'a>;
-
     /// Reads the function calls of a Gemini `Content` from the model: a
     /// candidate's `content` (`candidates[0].content`), as the next request's
     /// `contents` holds it, not the whole `generateContent` response.
@@ -140,7 +137,7 @@ impl Provider for Gemini {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare<T: Tool + ?Sized>(tool: &T) -> Self::Declaration<'_> {
+    fn declare<T: Tool + ?Sized>(tool: &T) -> impl Serialize + fmt::Debug + '_ {
         declare::declare(tool)
     }
 
@@ -160,7 +157,7 @@ impl Provider for Gemini {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_> {
+    fn declare_tools<T: Tool>(tools: &[T]) -> impl Serialize + fmt::Debug + '_ {
         declare::declare_tools(tools)
     }
 
@@ -172,11 +169,11 @@ impl Provider for Gemini {
     ///
     /// ```
     /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
-    /// use toolresult::provider::{Gemini, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, Gemini, PartPolicy, Provider};
     ///
     /// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
     /// let shot = ToolResult::error(png.describe()).with_parts([png]);
-    /// let answer = (ToolCall::new("", "shot"), &shot);
+    /// let answer = (CallRef::new("", "shot"), &shot);
     /// let parts = Gemini::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&parts)?;
     /// assert_eq!(json[0]["functionResponse"]["response"]["error"], "image (image/png, 82 bytes)");
@@ -186,7 +183,7 @@ impl Provider for Gemini {
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
         policy: PartPolicy,
-    ) -> Result<Self::Block<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::render(answer.call(), answer.result(), policy)
     }
 
@@ -197,10 +194,10 @@ impl Provider for Gemini {
     ///
     /// ```
     /// use toolresult::canonical::ToolResult;
-    /// use toolresult::provider::{Gemini, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, Gemini, PartPolicy, Provider};
     ///
     /// let found = ToolResult::ok("eu-west-1");
-    /// let turn = [(ToolCall::new("", "lookup"), &found)];
+    /// let turn = [(CallRef::new("", "lookup"), &found)];
     /// assert_eq!(
     ///     serde_json::to_string(&Gemini::reply(&turn, PartPolicy::Strict)?)?,
     ///     r#"{"role":"user","parts":[{"functionResponse":{"name":"lookup","response":{"output":"eu-west-1"}}}]}"#
@@ -210,7 +207,7 @@ impl Provider for Gemini {
     fn reply<'a, A: Answered>(
         answers: &'a [A],
         policy: PartPolicy,
-    ) -> Result<Self::Reply<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::reply(answers, policy)
     }
 }

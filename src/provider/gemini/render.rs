@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{Base64, Media, Source};
-use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, CallRef, PartPolicy, RenderError};
 
 const STYLE: &str = "Gemini";
 const MEDIA: &[&str] = &[
@@ -32,7 +32,7 @@ const MEDIA: &[&str] = &[
 /// `{"inlineData":{"mimeType","data"}}` (inline media) or
 /// `{"fileData":{"mimeType","fileUri"}}` (media by URL).
 #[derive(Debug, Clone, Serialize)]
-pub struct GeminiPart<'a>(Part<'a>);
+pub(super) struct GeminiPart<'a>(Part<'a>);
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -81,7 +81,7 @@ struct FileData<'a> {
 
 /// The parts of one call.
 pub(super) fn render<'a>(
-    call: ToolCall<'a>,
+    call: CallRef<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
 ) -> Result<Vec<GeminiPart<'a>>, RenderError> {
@@ -134,7 +134,7 @@ fn rendered(part: &ContentPart) -> Result<Part<'_>, &'static str> {
 /// `{"role":"user","parts":[...]}`, each call's `functionResponse` (and its
 /// media parts after it) in call order.
 #[derive(Debug, Clone, Serialize)]
-pub struct GeminiReply<'a> {
+pub(super) struct GeminiReply<'a> {
     role: &'static str,
     parts: Vec<GeminiPart<'a>>,
 }

@@ -72,11 +72,11 @@ use crate::provider::ConvertError;
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
-/// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
 ///
 /// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
 /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
-/// let json = serde_json::to_value(Mcp::render(&(ToolCall::new("7", "screenshot"), &shot), PartPolicy::Strict)?)?;
+/// let json = serde_json::to_value(Mcp::render(&(CallRef::new("7", "screenshot"), &shot), PartPolicy::Strict)?)?;
 /// assert_eq!(json["content"][0], serde_json::json!({"type": "text", "text": "image (image/png, 82 bytes)"}));
 /// assert_eq!(json["content"][1]["type"], "image");
 /// assert_eq!(json["isError"], false);
@@ -87,12 +87,10 @@ use crate::provider::ConvertError;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Mcp;
 
+// The declaration and results are MCP's own types, which the `rmcp`
+// conversions and the server read.
+#[allow(refining_impl_trait)]
 impl Provider for Mcp {
-    type Declaration<'a> = McpDeclaration<'a>;
-    type Declarations<'a> = Vec<McpDeclaration<'a>>;
-    type Block<'a> = CallToolResult<'a>;
-    type Reply<'a> = Vec<CallToolResult<'a>>;
-
     /// Reads the call of an MCP `tools/call` JSON-RPC request: one call whose
     /// id is the JSON-RPC `id` as text (a number as its decimal digits, so the
     /// string `"7"` and the number `7` read alike), whose name is
@@ -169,7 +167,7 @@ impl Provider for Mcp {
     /// assert!(Mcp::declare(&length).output_schema().is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare<T: Tool + ?Sized>(tool: &T) -> Self::Declaration<'_> {
+    fn declare<T: Tool + ?Sized>(tool: &T) -> McpDeclaration<'_> {
         declare::declare(tool)
     }
 
@@ -191,7 +189,7 @@ impl Provider for Mcp {
     /// assert_eq!(declared.as_array().map(Vec::len), Some(2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_> {
+    fn declare_tools<T: Tool>(tools: &[T]) -> Vec<McpDeclaration<'_>> {
         declare::declare_tools(tools)
     }
 
@@ -202,14 +200,14 @@ impl Provider for Mcp {
     /// carries every part: this never fails, under either policy.
     ///
     /// ```
-    /// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
     /// use toolresult::{IntoToolResult, ToolResult};
     ///
     /// #[derive(serde::Serialize)]
     /// struct Weather { city: &'static str, celsius: f32 }
     ///
     /// let lowered = ToolResult::<_>::ok(Weather { city: "Oslo", celsius: -3.5 }).lower();
-    /// let answer = (ToolCall::new("7", "weather"), &lowered);
+    /// let answer = (CallRef::new("7", "weather"), &lowered);
     /// let answer = Mcp::render(&answer, PartPolicy::Strict)?;
     /// assert_eq!(
     ///     serde_json::to_string(&answer)?,
@@ -220,7 +218,7 @@ impl Provider for Mcp {
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
         _policy: PartPolicy,
-    ) -> Result<Self::Block<'a>, RenderError> {
+    ) -> Result<CallToolResult<'a>, RenderError> {
         Ok(render::render(answer.result(), answer.structured_content()))
     }
 
@@ -230,11 +228,11 @@ impl Provider for Mcp {
     /// MCP server writes.
     ///
     /// ```
-    /// use toolresult::provider::{Mcp, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, Mcp, PartPolicy, Provider};
     /// use toolresult::canonical::ToolResult;
     ///
     /// let found = ToolResult::ok("eu-west-1");
-    /// let turn = [(ToolCall::new("7", "lookup"), &found)];
+    /// let turn = [(CallRef::new("7", "lookup"), &found)];
     /// let answers = Mcp::reply(&turn, PartPolicy::Strict)?;
     /// assert_eq!(
     ///     serde_json::to_string(&answers)?,
@@ -245,7 +243,7 @@ impl Provider for Mcp {
     fn reply<'a, A: Answered>(
         answers: &'a [A],
         _policy: PartPolicy,
-    ) -> Result<Self::Reply<'a>, RenderError> {
+    ) -> Result<Vec<CallToolResult<'a>>, RenderError> {
         Ok(render::reply(answers))
     }
 }

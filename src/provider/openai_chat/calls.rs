@@ -64,7 +64,7 @@ impl<'de> Visitor<'de> for ToolCallsVisitor {
         let mut index = 0;
         // Each call, and its function, an object: a derived struct would
         // also read an array, field by field.
-        while let Some(Object(call)) = seq.next_element::<Object<ToolCall<'de>>>()? {
+        while let Some(Object(call)) = seq.next_element::<Object<CallRef<'de>>>()? {
             if read.invalid.is_none() {
                 match checked(index, call) {
                     Ok(call) => read.calls.push(call),
@@ -79,7 +79,7 @@ impl<'de> Visitor<'de> for ToolCallsVisitor {
 
 /// The call at `index` of `tool_calls`, once its type, id and name are
 /// what Chat Completions documents.
-fn checked(index: usize, call: ToolCall<'_>) -> Result<Call, Box<ReadCallsError>> {
+fn checked(index: usize, call: CallRef<'_>) -> Result<Call, Box<ReadCallsError>> {
     let at = || format!("tool_calls[{index}]");
     if call.kind != "function" {
         return Err(Box::new(calls::invalid(
@@ -129,7 +129,7 @@ struct Message {
 
 #[derive(Deserialize)]
 #[serde(expecting = "a tool call object")]
-struct ToolCall<'a> {
+struct CallRef<'a> {
     id: String,
     #[serde(rename = "type", borrow)]
     kind: Cow<'a, str>,

@@ -11,7 +11,7 @@ use crate::tool::Tool;
 /// Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[must_use]
-pub struct OpenAiChatDeclaration<'a> {
+pub(super) struct OpenAiChatDeclaration<'a> {
     r#type: &'static str,
     function: ChatFunction<'a>,
 }
@@ -23,14 +23,6 @@ struct ChatFunction<'a> {
     parameters: &'a Schema,
     #[serde(skip_serializing_if = "crate::provider::encode::is_false")]
     strict: bool,
-}
-
-impl OpenAiChatDeclaration<'_> {
-    /// Whether the declaration asks for strict mode.
-    #[must_use]
-    pub fn is_strict(&self) -> bool {
-        self.function.strict
-    }
 }
 
 /// The declaration of `tool`.

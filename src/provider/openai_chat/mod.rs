@@ -4,10 +4,12 @@ mod calls;
 mod declare;
 mod render;
 
+use std::fmt;
+
+use serde::Serialize;
+
 use crate::provider::{Answered, Call, PartPolicy, Provider, ReadCallsError, RenderError};
 use crate::tool::Tool;
-use declare::OpenAiChatDeclaration;
-use render::{ChatBlock, ChatMessage};
 
 /// The OpenAI Chat Completions [`Provider`]: `tool` messages, and one `user` message that
 /// carries the turn's non-text parts.
@@ -27,14 +29,14 @@ use render::{ChatBlock, ChatMessage};
 ///
 /// ```
 /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
-/// use toolresult::provider::{OpenAiChat, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, OpenAiChat, PartPolicy, Provider};
 ///
 /// let found = ToolResult::ok("eu-west-1");
 /// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
 /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
 /// let turn = [
-///     (ToolCall::new("call_1", "region"), &found),
-///     (ToolCall::new("call_2", "screenshot"), &shot),
+///     (CallRef::new("call_1", "region"), &found),
+///     (CallRef::new("call_2", "screenshot"), &shot),
 /// ];
 /// let messages = OpenAiChat::reply(&turn, PartPolicy::Placeholder)?;
 /// let json = serde_json::to_value(&messages)?;
@@ -49,11 +51,6 @@ use render::{ChatBlock, ChatMessage};
 pub struct OpenAiChat;
 
 impl Provider for OpenAiChat {
-    type Declaration<'a> = OpenAiChatDeclaration<'a>;
-    type Declarations<'a> = Vec<OpenAiChatDeclaration<'a>>;
-    type Block<'a> = ChatBlock<'a>;
-    type Reply<'a> = Vec<ChatMessage<'a>>;
-
     /// Reads the tool calls of a Chat Completions assistant message: the
     /// `message` of a choice (`choices[0].message`), as the next request's
     /// `messages` holds it, not the whole completion.
@@ -99,7 +96,7 @@ impl Provider for OpenAiChat {
     ///
     /// Chat Completions reads a missing `strict` as `false`, so `strict` is
     /// written only as `"strict": true`, inside `function`, when the input
-    /// schema meets strict mode as it stands (every object schema in it closed, `additionalProperties: false`, with all its properties `required`, and only the keywords and string formats strict mode supports; the declaration's `is_strict()` tells). The
+    /// schema meets strict mode as it stands (every object schema in it closed, `additionalProperties: false`, with all its properties `required`, and only the keywords and string formats strict mode supports). The
     /// schema is never rewritten.
     ///
     /// ```
@@ -116,7 +113,7 @@ impl Provider for OpenAiChat {
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare<T: Tool + ?Sized>(tool: &T) -> Self::Declaration<'_> {
+    fn declare<T: Tool + ?Sized>(tool: &T) -> impl Serialize + fmt::Debug + '_ {
         declare::declare(tool)
     }
 
@@ -138,7 +135,7 @@ impl Provider for OpenAiChat {
     /// assert_eq!(declared.as_array().map(Vec::len), Some(2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_> {
+    fn declare_tools<T: Tool>(tools: &[T]) -> impl Serialize + fmt::Debug + '_ {
         declare::declare_tools(tools)
     }
 
@@ -152,10 +149,10 @@ impl Provider for OpenAiChat {
     ///
     /// ```
     /// use toolresult::canonical::ToolResult;
-    /// use toolresult::provider::{OpenAiChat, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, OpenAiChat, PartPolicy, Provider};
     ///
     /// let found = ToolResult::ok("eu-west-1");
-    /// let answer = (ToolCall::new("call_1", "region"), &found);
+    /// let answer = (CallRef::new("call_1", "region"), &found);
     /// let messages = OpenAiChat::render(&answer, PartPolicy::Strict)?;
     /// assert_eq!(
     ///     serde_json::to_string(&messages)?,
@@ -166,7 +163,7 @@ impl Provider for OpenAiChat {
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
         policy: PartPolicy,
-    ) -> Result<Self::Block<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::render(answer.call(), answer.result(), policy)
     }
 
@@ -180,12 +177,12 @@ impl Provider for OpenAiChat {
     /// Under [`PartPolicy::Strict`], a part Chat Completions cannot carry.
     ///
     /// ```
-    /// use toolresult::canonical::{ContentPart, ToolResult};
-    /// use toolresult::provider::{OpenAiChat, PartPolicy, Provider, ToolCall};
+    /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
+    /// use toolresult::provider::{CallRef, OpenAiChat, PartPolicy, Provider};
     ///
     /// let pdf = ContentPart::from_bytes(b"%PDF".to_vec(), "application/pdf")?.with_name("q3.pdf");
     /// let report = ToolResult::ok(pdf.describe()).with_parts([pdf]);
-    /// let turn = [(ToolCall::new("call_1", "report"), &report)];
+    /// let turn = [(CallRef::new("call_1", "report"), &report)];
     /// let json = serde_json::to_value(OpenAiChat::reply(&turn, PartPolicy::Strict)?)?;
     /// assert_eq!(json[1]["content"][1]["file"]["filename"], "q3.pdf");
     /// assert_eq!(json[1]["content"][1]["file"]["file_data"], "data:application/pdf;base64,JVBERg==");
@@ -194,7 +191,7 @@ impl Provider for OpenAiChat {
     fn reply<'a, A: Answered>(
         answers: &'a [A],
         policy: PartPolicy,
-    ) -> Result<Self::Reply<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::reply(answers, policy)
     }
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{Base64, DataUrl, Media, Source, UrlRef};
-use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, CallRef, PartPolicy, RenderError};
 
 const STYLE: &str = "OpenAI Chat Completions";
 const IMAGES: &[&str] = &["image/png", "image/jpeg", "image/webp", "image/gif"];
@@ -18,13 +18,13 @@ const DEFAULT_FILENAME: &str = "file.pdf";
 /// (`{"role":"tool","tool_call_id":..,"content":..}`) or the `user` message
 /// carrying the turn's non-text parts (`{"role":"user","content":[..]}`).
 #[derive(Debug, Clone, Serialize)]
-pub struct ChatMessage<'a>(Message<'a>);
+pub(super) struct ChatMessage<'a>(Message<'a>);
 
 /// The messages answering one call: its `tool` message, then, when its
 /// result has non-text parts, the `user` message carrying them.
 #[derive(Debug, Clone, Serialize)]
 #[serde(transparent)]
-pub struct ChatBlock<'a>(Vec<ChatMessage<'a>>);
+pub(super) struct ChatBlock<'a>(Vec<ChatMessage<'a>>);
 
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
@@ -82,7 +82,7 @@ struct InputAudio<'a> {
 /// The `tool` message for one result: its `output` and text parts only.
 /// With no text parts, `content` is the plain `output` string, so the
 /// message is byte-identical to a plain string tool message.
-fn tool_message<'a>(call: ToolCall<'a>, result: &'a ToolResult) -> ToolMessage<'a> {
+fn tool_message<'a>(call: CallRef<'a>, result: &'a ToolResult) -> ToolMessage<'a> {
     let mut texts = result
         .parts
         .iter()
@@ -130,7 +130,7 @@ pub(super) fn reply<A: Answered>(
 /// The messages answering one call, as [`reply`] writes them for a turn of
 /// one call.
 pub(super) fn render<'a>(
-    call: ToolCall<'a>,
+    call: CallRef<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
 ) -> Result<ChatBlock<'a>, RenderError> {
@@ -149,7 +149,7 @@ pub(super) fn render<'a>(
 
 /// Appends a result's non-text parts, after its label, to the user message.
 fn relocate<'a>(
-    call: ToolCall<'a>,
+    call: CallRef<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
     out: &mut Vec<ChatItem<'a>>,

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::provider::calls::{self, Call, Object, ReadCallsError, Turn};
+use crate::provider::calls::{self, Call, FoundCalls, Object, ReadCallsError};
 use crate::tool::Arguments;
 
 const STYLE: &str = "openai responses";
@@ -16,7 +16,7 @@ pub(super) fn read_calls(output: &str) -> Result<Vec<Call>, ReadCallsError> {
         .iter()
         .filter(|Object(item)| item.kind == "function_call")
         .count();
-    let mut turn = Turn::with_capacity(STYLE, calls);
+    let mut turn = FoundCalls::with_capacity(STYLE, calls);
     for (index, Object(item)) in items.into_iter().enumerate() {
         if item.kind != "function_call" {
             continue;

@@ -11,20 +11,12 @@ use crate::tool::Tool;
 /// Build it with [`declare`].
 #[derive(Debug, Clone, Serialize)]
 #[must_use]
-pub struct OpenAiResponsesDeclaration<'a> {
+pub(super) struct OpenAiResponsesDeclaration<'a> {
     r#type: &'static str,
     name: &'a str,
     description: &'a str,
     parameters: &'a Schema,
     strict: bool,
-}
-
-impl OpenAiResponsesDeclaration<'_> {
-    /// Whether the declaration asks for strict mode.
-    #[must_use]
-    pub fn is_strict(&self) -> bool {
-        self.strict
-    }
 }
 
 /// The declaration of `tool`.

@@ -4,10 +4,12 @@ mod calls;
 mod declare;
 mod render;
 
+use std::fmt;
+
+use serde::Serialize;
+
 use crate::provider::{Answered, Call, PartPolicy, Provider, ReadCallsError, RenderError};
 use crate::tool::Tool;
-use declare::OpenAiResponsesDeclaration;
-use render::FunctionCallOutput;
 
 /// The OpenAI Responses [`Provider`]: a call is answered by a `function_call_output` input item.
 ///
@@ -21,10 +23,10 @@ use render::FunctionCallOutput;
 ///
 /// ```
 /// use toolresult::canonical::ToolResult;
-/// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
+/// use toolresult::provider::{CallRef, OpenAiResponses, PartPolicy, Provider};
 ///
 /// let result = ToolResult::ok("eu-west-1");
-/// let answer = (ToolCall::new("call_1", "region"), &result);
+/// let answer = (CallRef::new("call_1", "region"), &result);
 /// let item = OpenAiResponses::render(&answer, PartPolicy::Strict)?;
 /// assert_eq!(
 ///     serde_json::to_string(&item)?,
@@ -36,11 +38,6 @@ use render::FunctionCallOutput;
 pub struct OpenAiResponses;
 
 impl Provider for OpenAiResponses {
-    type Declaration<'a> = OpenAiResponsesDeclaration<'a>;
-    type Declarations<'a> = Vec<OpenAiResponsesDeclaration<'a>>;
-    type Block<'a> = FunctionCallOutput<'a>;
-    type Reply<'a> = Vec<FunctionCallOutput<'a>>;
-
     /// Reads the function calls of a Responses API turn: the response's
     /// `output` array, as the next request's `input` takes its items back, not
     /// the whole response object (one shape, like every other reader here:
@@ -84,7 +81,7 @@ impl Provider for OpenAiResponses {
     /// required, no extra properties), which would make optional arguments
     /// mandatory; and it refuses `strict: true` with a schema strict mode does
     /// not support. So `strict` is `true` only when the input schema already
-    /// meets strict mode as it stands (every object schema in it closed, `additionalProperties: false`, with all its properties `required`, and only the keywords and string formats strict mode supports; the declaration's `is_strict()` tells), and `false`
+    /// meets strict mode as it stands (every object schema in it closed, `additionalProperties: false`, with all its properties `required`, and only the keywords and string formats strict mode supports), and `false`
     /// otherwise; the schema is never rewritten.
     ///
     /// ```
@@ -97,14 +94,13 @@ impl Provider for OpenAiResponses {
     ///
     /// let weather = tool::function("get_weather", "Current weather for a city", |a: Args| a.city)?;
     /// let declared = OpenAiResponses::declare(&weather);
-    /// assert!(declared.is_strict());
     /// assert_eq!(
     ///     serde_json::to_string(&declared)?,
     ///     r#"{"type":"function","name":"get_weather","description":"Current weather for a city","parameters":{"type":"object","properties":{"city":{"type":"string"}},"additionalProperties":false,"required":["city"]},"strict":true}"#
     /// );
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare<T: Tool + ?Sized>(tool: &T) -> Self::Declaration<'_> {
+    fn declare<T: Tool + ?Sized>(tool: &T) -> impl Serialize + fmt::Debug + '_ {
         declare::declare(tool)
     }
 
@@ -126,7 +122,7 @@ impl Provider for OpenAiResponses {
     /// assert_eq!(declared.as_array().map(Vec::len), Some(2));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    fn declare_tools<T: Tool>(tools: &[T]) -> Self::Declarations<'_> {
+    fn declare_tools<T: Tool>(tools: &[T]) -> impl Serialize + fmt::Debug + '_ {
         declare::declare_tools(tools)
     }
 
@@ -137,11 +133,11 @@ impl Provider for OpenAiResponses {
     ///
     /// ```
     /// use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
-    /// use toolresult::provider::{OpenAiResponses, PartPolicy, Provider, ToolCall};
+    /// use toolresult::provider::{CallRef, OpenAiResponses, PartPolicy, Provider};
     ///
     /// let png = ContentPart::from_path("tests/fixtures/fixture.png", PartLimit::default())?;
     /// let shot = ToolResult::ok(png.describe()).with_parts([png]);
-    /// let answer = (ToolCall::new("call_1", "shot"), &shot);
+    /// let answer = (CallRef::new("call_1", "shot"), &shot);
     /// let item = OpenAiResponses::render(&answer, PartPolicy::Strict)?;
     /// let json = serde_json::to_value(&item)?;
     /// assert_eq!(json["output"][0], serde_json::json!({"type": "input_text", "text": "image (image/png, 82 bytes)"}));
@@ -151,7 +147,7 @@ impl Provider for OpenAiResponses {
     fn render<'a, A: Answered + ?Sized>(
         answer: &'a A,
         policy: PartPolicy,
-    ) -> Result<Self::Block<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::render(answer.call(), answer.result(), policy)
     }
 
@@ -166,7 +162,7 @@ impl Provider for OpenAiResponses {
     fn reply<'a, A: Answered>(
         answers: &'a [A],
         policy: PartPolicy,
-    ) -> Result<Self::Reply<'a>, RenderError> {
+    ) -> Result<impl Serialize + fmt::Debug + 'a, RenderError> {
         render::reply(answers, policy)
     }
 }

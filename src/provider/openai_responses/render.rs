@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::canonical::{ContentPart, ToolResult};
 
 use crate::provider::encode::{DataUrl, Media, Source, UrlRef};
-use crate::provider::{Answered, PartPolicy, RenderError, ToolCall};
+use crate::provider::{Answered, CallRef, PartPolicy, RenderError};
 
 const STYLE: &str = "OpenAI Responses";
 const IMAGES: &[&str] = &["image/png", "image/jpeg", "image/webp", "image/gif"];
@@ -17,7 +17,7 @@ const DEFAULT_FILENAME: &str = "file.pdf";
 /// A `function_call_output` input item.
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename = "function_call_output")]
-pub struct FunctionCallOutput<'a> {
+pub(super) struct FunctionCallOutput<'a> {
     call_id: &'a str,
     output: Output<'a>,
 }
@@ -49,7 +49,7 @@ enum OutputItem<'a> {
 
 /// The item of one call.
 pub(super) fn render<'a>(
-    call: ToolCall<'a>,
+    call: CallRef<'a>,
     result: &'a ToolResult,
     policy: PartPolicy,
 ) -> Result<FunctionCallOutput<'a>, RenderError> {
