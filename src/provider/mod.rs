@@ -50,7 +50,7 @@ mod convert_error;
 mod encode;
 mod error;
 mod gemini;
-mod mcp;
+pub(crate) mod mcp;
 mod openai_chat;
 mod openai_responses;
 mod policy;

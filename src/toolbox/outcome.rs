@@ -59,6 +59,10 @@ impl Answered for CallOutcome {
     fn structured_content(&self) -> Option<&RawValue> {
         self.lowered.structured_content()
     }
+
+    fn structured_content_withheld(&self) -> bool {
+        self.lowered.structured_content_withheld()
+    }
 }
 
 /// One attempt of a call: its lowered result and what the retry policy
