@@ -3,20 +3,20 @@
 //! its budget withheld, an error, an unknown tool, a cancelled call) is
 //! written with the same bytes on every MCP path: `Mcp::render`,
 //! `Mcp::reply`, rmcp's `IntoCallToolResult`, and the server's answer to
-//! `tools/call` read by rmcp's client over an in-memory pipe. The expected
-//! bytes are written out here, by hand.
+//! `tools/call` over an in-memory pipe, read by rmcp's client and as the
+//! bytes the server wrote. The expected bytes are written out here, by
+//! hand.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use rmcp::ServiceExt;
 use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult,
-    CancelledNotificationParam, ClientRequest, ServerResult,
-};
-use rmcp::service::{PeerRequestOptions, RoleClient, RunningService};
-use rmcp::{ServiceExt, model::JsonObject};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, JsonObject};
+use rmcp::service::{RoleClient, RunningService};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf};
 use tokio::sync::Notify;
 use toolresult::budget::{Artifact, ArtifactError, ArtifactId, ArtifactStore, Budget};
 use toolresult::mcp::McpServer;
@@ -33,11 +33,11 @@ struct Weather {
     celsius: f64,
 }
 
-/// A page whose schema wants at least 40 lines: a budget of 64 bytes can
+/// A page whose schema wants at least 400 lines: a budget of 512 bytes can
 /// only cut it past its schema.
 #[derive(serde::Serialize, schemars::JsonSchema)]
 struct Page {
-    #[schemars(length(min = 40))]
+    #[schemars(length(min = 400))]
     lines: Vec<u32>,
 }
 
@@ -74,13 +74,13 @@ fn toolbox(started: Arc<Notify>) -> Toolbox {
         .register(
             tool::function("page", "A success cut past its schema", |_: NoArgs| {
                 ToolResult::<Page>::ok(Page {
-                    lines: (0..40).collect(),
+                    lines: (0..400).collect(),
                 })
             })
             .unwrap(),
         )
         .unwrap()
-        .budget(Budget::new().output_bytes(64));
+        .budget(Budget::new().output_bytes(512));
     toolbox
         .register(
             tool::function("fail", "An error", |_: NoArgs| {
@@ -111,9 +111,9 @@ fn toolbox(started: Arc<Notify>) -> Toolbox {
 
 const SUNNY: &str = r#"{"content":[{"type":"text","text":"sunny"}],"isError":false}"#;
 const WEATHER: &str = r#"{"content":[{"type":"text","text":"{\"celsius\":-3.5}"}],"structuredContent":{"celsius":-3.5},"isError":false}"#;
-const PAGE: &str = r#"{"content":[{"type":"text","text":"{\"lines\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19]}"},{"type":"text","text":"[… output elided to fit the budget: 20 array items left out; read the whole with read_artifact {\"artifact\":\"art_1\",\"offset\":0}] structuredContent is withheld: the value cut to fit no longer matches the output schema."},{"type":"resource_link","uri":"artifact://art_1","name":"output.json","mimeType":"application/json"}],"isError":true}"#;
+const PAGE: &str = r#"{"content":[{"type":"text","text":"{\"lines\":[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72,73,74,75,76,77,78,79,80,81,82,83,84,85,86,87,88,89,90,91,92,93,94,95,96,97,98,99,100,101,102,103,104,105,106,107,108,109,110,111,112,113,114,115,116,117,118,119,120,121,122,123,124,125,126,127,128,129,130,131,132,133,134,135,136,137,138,139,140,141,142,143,144,145,146,147,148,149,150,151]}"},{"type":"resource_link","uri":"artifact://art_1","name":"output.json","mimeType":"application/json"},{"type":"text","text":"[… output elided to fit the budget: 248 array items left out; read the whole with read_artifact {\"artifact\":\"art_1\",\"offset\":0}] structuredContent is withheld: the value cut to fit no longer matches the output schema."}],"isError":true}"#;
 const FAIL: &str = r#"{"content":[{"type":"text","text":"{\"error\":{\"message\":\"no such city\"}}"}],"isError":true}"#;
-const UNKNOWN: &str = r#"{"content":[{"type":"text","text":"{\"error\":{\"message\":\"there is no tool named `nope`\",\"suggestion\":\"call one of: `fail`, `hang`, `page`, `sunny`, `weather`\"}}"}],"isError":true}"#;
+const UNKNOWN: &str = r#"{"content":[{"type":"text","text":"{\"error\":{\"message\":\"there is no tool named `nope`\",\"suggestion\":\"call one of: `sunny`, `weather`, `page`, `fail`, `hang`\"}}"}],"isError":true}"#;
 const CANCELLED: &str = r#"{"content":[{"type":"text","text":"{\"error\":{\"message\":\"the call was cancelled before it finished\"}}"}],"isError":true}"#;
 
 /// Every outcome's call, and the bytes MCP answers it with.
@@ -220,40 +220,94 @@ async fn serve(server: McpServer) -> RunningService<RoleClient, ()> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_served_answers_are_the_expected_bytes() {
+async fn rmcp_s_client_reads_the_expected_bytes() {
+    let server = McpServer::new(toolbox(Arc::new(Notify::new()))).unwrap();
+    let client = serve(server).await;
+    // A call cancelled by rmcp's client is never awaited by it: the
+    // cancelled answer is read off the wire below.
+    for (name, expected) in EXPECTED.into_iter().filter(|(name, _)| *name != "hang") {
+        let params = CallToolRequestParams::new(name.to_owned()).with_arguments(JsonObject::new());
+        let answer = tokio::time::timeout(Duration::from_secs(20), client.call_tool(params))
+            .await
+            .expect("answered in time")
+            .unwrap();
+        assert_eq!(rmcp_json(answer), expected, "served: {name}");
+    }
+    let _ = client.cancel().await;
+}
+
+/// The `result` of the JSON-RPC response `id`, the next response among
+/// the server's lines, as the bytes it wrote.
+async fn result_of(lines: &mut Lines<BufReader<ReadHalf<DuplexStream>>>, id: u64) -> String {
+    #[derive(serde::Deserialize)]
+    struct Response {
+        id: Option<Value>,
+        result: Option<Box<RawValue>>,
+    }
+    while let Some(line) = lines.next_line().await.unwrap() {
+        let response: Response = serde_json::from_str(&line).unwrap();
+        match response.id {
+            None => continue,
+            Some(answered) => {
+                assert_eq!(answered, json!(id), "the next response: {line}");
+                return response.result.expect("a result").get().to_owned();
+            }
+        }
+    }
+    panic!("no response {id}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_writes_the_expected_bytes() {
     let started = Arc::new(Notify::new());
     let server = McpServer::new(toolbox(Arc::clone(&started))).unwrap();
-    let client = serve(server).await;
+    let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+    let session = server.session();
+    tokio::spawn(async move {
+        if let Ok(running) = session.serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let (read, mut write) = tokio::io::split(client_end);
+    let mut lines = BufReader::new(read).lines();
     let answered = async {
-        for (name, expected) in EXPECTED {
-            let params =
-                CallToolRequestParams::new(name.to_owned()).with_arguments(JsonObject::new());
-            let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-            let handle = client
-                .send_cancellable_request(request, PeerRequestOptions::no_options())
+        write
+            .write_all(concat!(
+                r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "\n"
+            ).as_bytes())
+            .await
+            .unwrap();
+        result_of(&mut lines, 0).await;
+        for (id, (name, expected)) in (1..).zip(EXPECTED) {
+            let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": {}}});
+            write
+                .write_all(format!("{request}\n").as_bytes())
                 .await
                 .unwrap();
             if name == "hang" {
+                // MCP: a request the client cancelled gets no response
+                // (rmcp drops the cancelled answer the session wrote); the
+                // next response is the ping's.
                 started.notified().await;
-                client
-                    .notify_cancelled(CancelledNotificationParam::new(
-                        Some(handle.id.clone()),
-                        None,
-                    ))
+                let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": id}});
+                let ping = json!({"jsonrpc": "2.0", "id": 1000, "method": "ping"});
+                write
+                    .write_all(format!("{cancel}\n{ping}\n").as_bytes())
                     .await
                     .unwrap();
+                assert_eq!(result_of(&mut lines, 1000).await, "{}", "{name}");
+                assert_eq!(expected, CANCELLED);
+                continue;
             }
-            let ServerResult::CallToolResult(answer) = handle.await_response().await.unwrap()
-            else {
-                panic!("{name}: not a tool result");
-            };
-            assert_eq!(rmcp_json(answer), expected, "served: {name}");
+            assert_eq!(result_of(&mut lines, id).await, expected, "served: {name}");
         }
     };
     tokio::time::timeout(Duration::from_secs(20), answered)
         .await
         .expect("every call answered in time");
-    let _ = client.cancel().await;
 }
 
 #[test]
