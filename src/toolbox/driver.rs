@@ -31,7 +31,7 @@ use crate::provider::Call;
 /// use toolresult::toolbox::{Attempt, Driver, Toolbox};
 ///
 /// /// Keeps every attempt's journal entry, as a durable engine would; its
-/// delays are the provided tokio timers.
+/// /// delays are the provided tokio timers.
 /// #[derive(Default)]
 /// struct Journal(Mutex<Vec<String>>);
 ///

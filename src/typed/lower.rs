@@ -124,12 +124,13 @@ impl Lowered {
     /// use toolresult::{IntoToolResult, ToolResult};
     ///
     /// #[derive(serde::Serialize)]
-    /// struct Page { text: String }
+    /// struct Page { lines: Vec<u32> }
     ///
-    /// let page = ToolResult::<_>::ok(Page { text: "x".repeat(4096) }).lower();
+    /// let page = ToolResult::<_>::ok(Page { lines: (0..400).collect() }).lower();
     /// assert!(!page.structured_content_withheld());
-    /// let schema = serde_json::json!({"type": "object", "properties": {"text": {"type": "string", "pattern": "^x+$"}}});
-    /// let cut = Budget::new().output_bytes(256).apply(page, Some(&schema), &MemoryStore::new());
+    /// // The schema wants every line: cut to 512 bytes, the page breaks it.
+    /// let schema = serde_json::json!({"type": "object", "properties": {"lines": {"type": "array", "minItems": 400}}, "required": ["lines"]});
+    /// let cut = Budget::new().output_bytes(512).apply(page, Some(&schema), &MemoryStore::new());
     /// assert!(cut.structured_content().is_none());
     /// assert!(cut.structured_content_withheld());
     /// ```
