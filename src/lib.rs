@@ -128,8 +128,14 @@
 //! [`provider`] reads each provider's calls, declares tools and renders
 //! results for OpenAI (Chat Completions and Responses), Anthropic, Gemini and
 //! MCP, a block at a time or a whole turn (`reply`). MCP's
-//! `structuredContent` is decided once, at lowering
-//! ([`Lowered::structured_content`]).
+//! `structuredContent` is proposed at lowering
+//! ([`Lowered::structured_content`]: the JSON object of a typed success)
+//! and can be taken away after it: a budget withholds it when the value
+//! it cut no longer matches the tool's output schema
+//! ([`Lowered::structured_content_withheld`]). MCP's own rule then holds
+//! on every MCP path alike (`Mcp::render`, `Mcp::reply`, the `rmcp`
+//! conversions, the server): a success that promised a `structuredContent`
+//! it cannot send goes as an error result, its text saying what was cut.
 //!
 //! ```
 //! use toolresult::provider::{Anthropic, CallRef, Mcp, PartPolicy, Provider};

@@ -397,7 +397,7 @@ fn a_part_over_the_default_limit_does_not_parse() {
         "content": [{"type": "image", "mimeType": "image/png", "data": data}],
         "isError": false
     });
-    let err = Mcp::read_result_value(&mcp, PartLimit::default()).unwrap_err();
+    let err = Mcp::read_result(mcp.to_string(), PartLimit::default()).unwrap_err();
     assert!(
         err.to_string().contains(OVER),
         "{}",

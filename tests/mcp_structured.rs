@@ -70,15 +70,16 @@ fn round_trip_gives_output_back_byte_for_byte() {
         Mcp::render(&(CallRef::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
     )
     .unwrap();
-    let back = Mcp::read_result_value(&answer, PartLimit::default()).unwrap();
+    let back = Mcp::read_result(answer.to_string(), PartLimit::default()).unwrap();
     assert_eq!(back.output, REPORT_JSON);
     assert_eq!(back, lowered.result);
     // A second trip changes nothing.
-    let again = Mcp::read_result_value(
-        &serde_json::to_value(
+    let again = Mcp::read_result(
+        serde_json::to_value(
             Mcp::render(&(CallRef::new("1", "tool"), &back), PartPolicy::Strict).unwrap(),
         )
-        .unwrap(),
+        .unwrap()
+        .to_string(),
         PartLimit::default(),
     )
     .unwrap();
@@ -144,7 +145,7 @@ fn a_peer_that_reorders_structured_content_still_reads_back_its_text() {
         "isError": false
     });
     assert_eq!(
-        Mcp::read_result_value(&answer, PartLimit::default())
+        Mcp::read_result(answer.to_string(), PartLimit::default())
             .unwrap()
             .output,
         "{\"b\":1,\"a\":\"x&y\"}"
@@ -156,7 +157,7 @@ fn a_peer_that_reorders_structured_content_still_reads_back_its_text() {
         "isError": false
     });
     assert_eq!(
-        Mcp::read_result_value(&answer, PartLimit::default())
+        Mcp::read_result(answer.to_string(), PartLimit::default())
             .unwrap()
             .output,
         r#"{"rows":"\u003c3\u003e"}"#

@@ -62,10 +62,11 @@ fn parsing_writes_the_mime_type_in_lower_case() {
         }
     }
     // From MCP too.
-    let read = Mcp::read_result_value(
-        &json!({
+    let read = Mcp::read_result(
+        json!({
             "content": [{"type": "image", "mimeType": "Image/PNG", "data": "R0lGOA=="}]
-        }),
+        })
+        .to_string(),
         PartLimit::default(),
     )
     .unwrap();

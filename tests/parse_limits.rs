@@ -103,13 +103,13 @@ fn the_limit_applies_to_mcp_results() {
     let mcp = json!({
         "content": [{"type": "audio", "mimeType": "audio/wav", "data": "AAAAAAAA"}]
     });
-    let err = Mcp::read_result_value(&mcp, PartLimit::new(5)).unwrap_err();
+    let err = Mcp::read_result(mcp.to_string(), PartLimit::new(5)).unwrap_err();
     assert!(
         err.to_string()
             .contains("the part's `data` is 6 bytes, over the part size limit of 5 bytes"),
         "{err}"
     );
-    let err = Mcp::read_result(mcp.to_string(), PartLimit::new(5)).unwrap_err();
+    let err = Mcp::read_result(mcp.to_string().as_bytes(), PartLimit::new(5)).unwrap_err();
     assert!(
         err.to_string()
             .contains("over the part size limit of 5 bytes"),

@@ -14,7 +14,7 @@ fn render(result: &ToolResult) -> serde_json::Value {
 }
 
 fn round_trip(result: &ToolResult) -> ToolResult {
-    Mcp::read_result_value(&render(result), PartLimit::default()).unwrap()
+    Mcp::read_result(render(result).to_string(), PartLimit::default()).unwrap()
 }
 
 // ---- rendering ----
@@ -126,11 +126,12 @@ fn an_empty_output_beside_parts_writes_no_empty_text_block() {
 
 #[test]
 fn reads_structured_content_as_its_json() {
-    let read = Mcp::read_result_value(
-        &json!({
+    let read = Mcp::read_result(
+        json!({
             "content": [{"type": "text", "text": "ignored"}],
             "structuredContent": {"b": 1, "a": "<x>"}
-        }),
+        })
+        .to_string(),
         PartLimit::default(),
     )
     .unwrap();
@@ -140,8 +141,8 @@ fn reads_structured_content_as_its_json() {
 
 #[test]
 fn reads_an_error_as_its_non_blank_text_joined_by_a_blank_line() {
-    let read = Mcp::read_result_value(
-        &json!({
+    let read = Mcp::read_result(
+        json!({
             "content": [
                 {"type": "text", "text": "first"},
                 {"type": "text", "text": " "},
@@ -149,7 +150,8 @@ fn reads_an_error_as_its_non_blank_text_joined_by_a_blank_line() {
             ],
             "structuredContent": {"ignored": true},
             "isError": true
-        }),
+        })
+        .to_string(),
         PartLimit::default(),
     )
     .unwrap();
@@ -159,11 +161,11 @@ fn reads_an_error_as_its_non_blank_text_joined_by_a_blank_line() {
 
 #[test]
 fn reads_text_joined_by_newlines_with_resource_text_in_place() {
-    let read = Mcp::read_result_value(&json!({"content": [
+    let read = Mcp::read_result(json!({"content": [
         {"type": "text", "text": "a"},
         {"type": "resource", "resource": {"uri": "mem://notes", "mimeType": "text/plain", "text": "b"}},
         {"type": "text", "text": "c"}
-    ]}), PartLimit::default())
+    ]}).to_string(), PartLimit::default())
     .unwrap();
     assert_eq!(read.output, "a\nb\nc");
     assert!(read.parts.is_empty());
@@ -172,13 +174,13 @@ fn reads_text_joined_by_newlines_with_resource_text_in_place() {
 #[test]
 fn non_text_content_always_becomes_parts() {
     let b64 = png_b64();
-    let read = Mcp::read_result_value(&json!({"content": [
+    let read = Mcp::read_result(json!({"content": [
         {"type": "text", "text": "here"},
         {"type": "image", "data": b64, "mimeType": "image/png"},
         {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
         {"type": "resource_link", "uri": "https://example.com/q3.pdf", "name": "q3", "mimeType": "application/pdf"},
         {"type": "resource", "resource": {"uri": "file:///srv/out/q3.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="}}
-    ], "structuredContent": {"n": 1}}), PartLimit::default())
+    ], "structuredContent": {"n": 1}}).to_string(), PartLimit::default())
     .unwrap();
     assert_eq!(read.output, r#"{"n":1}"#);
     assert_eq!(read.parts.len(), 4);
@@ -193,11 +195,12 @@ fn non_text_content_always_becomes_parts() {
 
 #[test]
 fn no_text_reads_as_the_describe_lines() {
-    let read = Mcp::read_result_value(
-        &json!({"content": [
+    let read = Mcp::read_result(
+        json!({"content": [
             {"type": "image", "data": png_b64(), "mimeType": "image/png"},
             {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"}
-        ]}),
+        ]})
+        .to_string(),
         PartLimit::default(),
     )
     .unwrap();
@@ -205,8 +208,8 @@ fn no_text_reads_as_the_describe_lines() {
         read.output,
         "image (image/png, 82 bytes)\naudio (audio/wav, 4 bytes)"
     );
-    let failed = Mcp::read_result_value(
-        &json!({"content": [], "isError": true}),
+    let failed = Mcp::read_result(
+        json!({"content": [], "isError": true}).to_string(),
         PartLimit::default(),
     )
     .unwrap();
@@ -215,11 +218,12 @@ fn no_text_reads_as_the_describe_lines() {
 
 #[test]
 fn a_resource_without_a_mime_type_takes_it_from_the_uri() {
-    let read = Mcp::read_result_value(
-        &json!({"content": [
+    let read = Mcp::read_result(
+        json!({"content": [
             {"type": "resource", "resource": {"uri": "out/chart.PNG", "blob": "R0lGOA=="}},
             {"type": "resource_link", "uri": "https://example.com/data.bin", "name": "data"}
-        ]}),
+        ]})
+        .to_string(),
         PartLimit::default(),
     )
     .unwrap();
@@ -275,7 +279,7 @@ fn invalid_content_is_a_clear_error() {
     ];
     for (value, message) in cases {
         assert_eq!(
-            Mcp::read_result_value(&value, PartLimit::default())
+            Mcp::read_result(value.to_string(), PartLimit::default())
                 .unwrap_err()
                 .to_string(),
             message,
@@ -288,7 +292,7 @@ fn invalid_content_is_a_clear_error() {
 fn content_that_breaks_the_part_contract_names_the_block() {
     let bad_base64 =
         json!({"content": [{"type": "image", "data": "not base64!", "mimeType": "image/png"}]});
-    let err = Mcp::read_result_value(&bad_base64, PartLimit::default()).unwrap_err();
+    let err = Mcp::read_result(bad_base64.to_string(), PartLimit::default()).unwrap_err();
     assert!(matches!(&err, ConvertError::InvalidPart { at, .. } if at == "content[0]"));
     assert!(
         err.to_string()
@@ -303,7 +307,7 @@ fn content_that_breaks_the_part_contract_names_the_block() {
         {"type": "resource_link", "uri": "file:///project/src/main.rs", "name": "main.rs",
          "description": "Primary application entry point", "mimeType": "text/x-rust"}
     ], "isError": false});
-    let read = Mcp::read_result_value(&spec_example, PartLimit::default()).unwrap();
+    let read = Mcp::read_result(spec_example.to_string(), PartLimit::default()).unwrap();
     assert_eq!(
         read.output,
         "Found the entry point.\n[main.rs: file:///project/src/main.rs]"
@@ -311,7 +315,7 @@ fn content_that_breaks_the_part_contract_names_the_block() {
     assert!(read.parts.is_empty());
 
     let bad_mime = json!({"content": [{"type": "audio", "data": "UklGRg==", "mimeType": "wav"}]});
-    let err = Mcp::read_result_value(&bad_mime, PartLimit::default()).unwrap_err();
+    let err = Mcp::read_result(bad_mime.to_string(), PartLimit::default()).unwrap_err();
     assert!(err.to_string().contains("invalid mime type `wav`"), "{err}");
 }
 
@@ -362,7 +366,7 @@ fn round_trip_with_structured_content_keeps_its_json() {
     .lower();
     let rendered =
         json(&Mcp::render(&(CallRef::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap());
-    let back = Mcp::read_result_value(&rendered, PartLimit::default()).unwrap();
+    let back = Mcp::read_result(rendered.to_string(), PartLimit::default()).unwrap();
     // `output` comes back byte for byte: unsorted keys, nothing escaped.
     assert_eq!(back.output, r#"{"rows":3,"zone":"eu","note":"<a & b>"}"#);
     assert_eq!(back, lowered.result);
@@ -415,8 +419,8 @@ fn a_blob_whose_uri_names_nothing_reads_as_attachment_and_stays_so() {
         json!({"uri": "https://example.com/out/", "blob": "JVBERg=="}),
         json!({"uri": "file:///", "blob": "JVBERg=="}),
     ] {
-        let read = Mcp::read_result_value(
-            &json!({"content": [{"type": "resource", "resource": resource}]}),
+        let read = Mcp::read_result(
+            json!({"content": [{"type": "resource", "resource": resource}]}).to_string(),
             PartLimit::default(),
         )
         .unwrap();
@@ -431,7 +435,7 @@ fn a_blob_whose_uri_names_nothing_reads_as_attachment_and_stays_so() {
             "{resource}"
         );
         assert_eq!(
-            Mcp::read_result_value(&json, PartLimit::default()).unwrap(),
+            Mcp::read_result(json.to_string(), PartLimit::default()).unwrap(),
             read,
             "{resource}"
         );

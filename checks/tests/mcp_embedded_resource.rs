@@ -87,11 +87,12 @@ fn the_old_bare_names_fail_the_schema() {
 fn the_name_reads_back_from_the_uri() {
     for name in ["q3.pdf", "Q3 report (final).pdf", "rapport-été.pdf"] {
         let result = ToolResult::ok("the report").with_parts([pdf().with_name(name)]);
-        let back = Mcp::read_result_value(
-            &serde_json::to_value(
+        let back = Mcp::read_result(
+            serde_json::to_value(
                 Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
             )
-            .unwrap(),
+            .unwrap()
+            .to_string(),
             PartLimit::default(),
         )
         .unwrap();
@@ -99,22 +100,24 @@ fn the_name_reads_back_from_the_uri() {
     }
     // A name is never a path: only its last segment comes back.
     let result = ToolResult::ok("the report").with_parts([pdf().with_name("a/b.pdf")]);
-    let back = Mcp::read_result_value(
-        &serde_json::to_value(
+    let back = Mcp::read_result(
+        serde_json::to_value(
             Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
         )
-        .unwrap(),
+        .unwrap()
+        .to_string(),
         PartLimit::default(),
     )
     .unwrap();
     assert_eq!(back.parts[0].name(), Some("b.pdf"));
     // A file without a name reads back named for the fixed uri.
     let result = ToolResult::ok("the report").with_parts([pdf()]);
-    let back = Mcp::read_result_value(
-        &serde_json::to_value(
+    let back = Mcp::read_result(
+        serde_json::to_value(
             Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
         )
-        .unwrap(),
+        .unwrap()
+        .to_string(),
         PartLimit::default(),
     )
     .unwrap();
@@ -129,7 +132,7 @@ fn other_servers_uris_still_name_the_part_by_their_last_segment() {
         {"type": "resource", "resource": {"uri": "file:///srv/out/q5.pdf", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}},
         {"type": "resource", "resource": {"uri": "file:///..%2F..%2Fetc%2Fpasswd", "mimeType": "application/pdf", "blob": "JVBERi0xLjc="}}
     ]});
-    let back = Mcp::read_result_value(&answer, PartLimit::default()).unwrap();
+    let back = Mcp::read_result(answer.to_string(), PartLimit::default()).unwrap();
     let names: Vec<_> = back.parts.iter().map(|p| p.name()).collect();
     assert_eq!(
         names,

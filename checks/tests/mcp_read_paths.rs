@@ -1,9 +1,9 @@
-//! The three ways to read an MCP `CallToolResult`: `Mcp::read_result` from
-//! text and from bytes (the fast path, strings borrowed from the input) and
-//! `Mcp::read_result_value` (for a caller holding a `Value`) read every result
-//! alike, well-formed or hostile, with the same messages; and each refuses
-//! a part over the size limit from the length of its base64, before any of
-//! it is decoded.
+//! The one reader of an MCP `CallToolResult`, `Mcp::read_result`, reads a
+//! result alike on every path into it: from text and from bytes (UTF-8
+//! checked once, strings borrowed from the input), and from the same JSON
+//! written pretty (whitespace between every token) — well-formed or
+//! hostile, with the same messages; and it refuses a part over the size
+//! limit from the length of its base64, before any of it is decoded.
 
 mod strategies;
 
@@ -24,20 +24,20 @@ fn outcome(read: Result<ToolResult, ConvertError>) -> Result<ToolResult, String>
     read.map_err(|err| err.to_string())
 }
 
+/// The JSON of `value` written pretty: the same value, other bytes.
+fn pretty(value: &Value) -> Vec<u8> {
+    serde_json::to_vec_pretty(value).unwrap()
+}
+
 /// The three paths on one value: all give the same outcome, returned.
 fn read_all_three(value: &Value) -> Result<Result<ToolResult, String>, TestCaseError> {
     let text = serde_json::to_string(value).map_err(fail)?;
-    let by_value = outcome(Mcp::read_result_value(value, PartLimit::default()));
+    let by_pretty = outcome(Mcp::read_result(pretty(value), PartLimit::default()));
     let by_str = outcome(Mcp::read_result(&text, PartLimit::default()));
     let by_slice = outcome(Mcp::read_result(text.as_bytes(), PartLimit::default()));
-    prop_assert_eq!(&by_str, &by_value, "from_str and from_value on {}", text);
-    prop_assert_eq!(
-        &by_slice,
-        &by_value,
-        "from_slice and from_value on {}",
-        text
-    );
-    Ok(by_value)
+    prop_assert_eq!(&by_str, &by_pretty, "text and pretty text on {}", text);
+    prop_assert_eq!(&by_slice, &by_pretty, "bytes and pretty text on {}", text);
+    Ok(by_pretty)
 }
 
 // ---- arbitrary, often hostile, MCP results ----
@@ -185,7 +185,7 @@ fn an_oversized_block_is_refused_before_decoding_on_every_path() {
             "content[1]: the part's `data` is 9 bytes, over the part size limit of 5 bytes";
         let limit = PartLimit::new(5);
         for err in [
-            Mcp::read_result_value(&value, limit).unwrap_err(),
+            Mcp::read_result(pretty(&value), limit).unwrap_err(),
             Mcp::read_result(&text, limit).unwrap_err(),
             Mcp::read_result(text.as_bytes(), limit).unwrap_err(),
         ] {
@@ -201,7 +201,7 @@ fn an_oversized_block_is_refused_before_decoding_on_every_path() {
         assert_eq!(read.parts[0].byte_len(), 5);
         assert_eq!(Mcp::read_result(at_limit.as_bytes(), limit).unwrap(), read);
         let as_value: Value = serde_json::from_str(&at_limit).unwrap();
-        assert_eq!(Mcp::read_result_value(&as_value, limit).unwrap(), read);
+        assert_eq!(Mcp::read_result(pretty(&as_value), limit).unwrap(), read);
     }
 }
 
@@ -215,7 +215,7 @@ fn an_image_over_the_default_limit_is_refused_on_every_path() {
     let text = value.to_string();
     let over = "content[0]: the part's `data` is 26214402 bytes, over the part size limit of 20971520 bytes";
     assert_eq!(
-        Mcp::read_result_value(&value, PartLimit::default())
+        Mcp::read_result(pretty(&value), PartLimit::default())
             .unwrap_err()
             .to_string(),
         over
@@ -256,7 +256,7 @@ fn escaped_strings_read_through_the_owned_fallback() {
     );
     let value: Value = serde_json::from_str(text).unwrap();
     assert_eq!(
-        Mcp::read_result_value(&value, PartLimit::default()).unwrap(),
+        Mcp::read_result(pretty(&value), PartLimit::default()).unwrap(),
         read
     );
 }
@@ -287,7 +287,7 @@ fn checks_run_in_one_order_whatever_the_order_of_keys() {
         );
         let value: Value = serde_json::from_str(text).unwrap();
         assert_eq!(
-            Mcp::read_result_value(&value, PartLimit::default())
+            Mcp::read_result(pretty(&value), PartLimit::default())
                 .unwrap_err()
                 .to_string(),
             message
@@ -303,7 +303,7 @@ fn a_repeated_key_keeps_its_last_value_as_a_value_does() {
     assert!(!read.is_error);
     let value: Value = serde_json::from_str(text).unwrap();
     assert_eq!(
-        Mcp::read_result_value(&value, PartLimit::default()).unwrap(),
+        Mcp::read_result(pretty(&value), PartLimit::default()).unwrap(),
         read
     );
 }
@@ -345,20 +345,23 @@ fn an_unknown_content_type_is_cut_to_64_characters() {
         "v".repeat(64)
     );
     assert_eq!(
-        Mcp::read_result_value(&value, PartLimit::default())
+        Mcp::read_result(pretty(&value), PartLimit::default())
             .unwrap_err()
             .to_string(),
         expected
     );
     assert_eq!(
-        Mcp::read_result(value.to_string(), PartLimit::default())
+        Mcp::read_result(pretty(&value), PartLimit::default())
             .unwrap_err()
             .to_string(),
         expected
     );
     let exact = "w".repeat(64);
-    let err = Mcp::read_result_value(&json!({"content": [{"type": exact}]}), PartLimit::default())
-        .unwrap_err();
+    let err = Mcp::read_result(
+        json!({"content": [{"type": exact}]}).to_string(),
+        PartLimit::default(),
+    )
+    .unwrap_err();
     assert!(
         matches!(&err, ConvertError::UnknownContentType { type_name, .. } if *type_name == exact),
         "{err:?}"

@@ -25,8 +25,9 @@ use rmcp::{ClientHandler, ErrorData, ServiceExt};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 use toolresult::ToolResult;
-use toolresult::canonical::Request;
+use toolresult::canonical::{PartLimit, Request};
 use toolresult::mcp::McpServer;
+use toolresult::provider::Mcp;
 use toolresult::tool::{self, CallContext, LogLevel, ToolSafety};
 use toolresult::toolbox::Toolbox;
 
@@ -318,7 +319,10 @@ async fn bounded<F: Future<Output = ()>>(test: F) {
         .expect("the test did not finish in time");
 }
 
-fn call(name: &'static str, arguments: Value) -> CallToolRequestParams {
+fn call(
+    name: impl Into<std::borrow::Cow<'static, str>>,
+    arguments: Value,
+) -> CallToolRequestParams {
     let Value::Object(arguments) = arguments else {
         panic!("arguments are an object");
     };
@@ -634,7 +638,8 @@ async fn a_client_that_never_answers_gets_the_pending_result_after_the_timeout()
             let client = connect(&server, seen.clone(), wire).await;
             let parked = client.call_tool(call("greet", json!({}))).await.unwrap();
             assert_eq!(seen.asked.lock().unwrap().len(), 1, "{wire:?}");
-            let read = toolresult::canonical::ToolResult::try_from(&parked).unwrap();
+            let read = Mcp::read_result(serde_json::to_vec(&parked).unwrap(), PartLimit::default())
+                .unwrap();
             assert_eq!(read.output, "What is your name?", "{wire:?}");
             // The client was told the question is withdrawn.
             while !seen.withdrawn.load(Ordering::SeqCst) {
@@ -655,7 +660,8 @@ async fn a_client_without_elicitation_gets_the_pending_result() {
             let client = connect(&server, seen.clone(), wire).await;
             let parked = client.call_tool(call("greet", json!({}))).await.unwrap();
             assert!(seen.asked.lock().unwrap().is_empty(), "{wire:?}");
-            let read = toolresult::canonical::ToolResult::try_from(&parked).unwrap();
+            let read = Mcp::read_result(serde_json::to_vec(&parked).unwrap(), PartLimit::default())
+                .unwrap();
             assert_eq!(read.output, "What is your name?", "{wire:?}");
             client.cancel().await.unwrap();
         }
@@ -790,13 +796,27 @@ async fn bad_input_is_an_error_never_a_panic() {
         for wire in WIRES {
             let server = server(&Waiting::default());
             let client = connect(&server, Client::default(), wire).await;
-            // An unknown tool: a JSON-RPC invalid_params error naming it.
-            let unknown = client.call_tool(call("sub", json!({}))).await.unwrap_err();
-            let ServiceError::McpError(data) = &unknown else {
-                panic!("{wire:?}: {unknown:?}");
-            };
-            assert_eq!(data.code, ErrorCode::INVALID_PARAMS, "{wire:?}");
-            assert_eq!(data.message, "there is no tool named `sub`", "{wire:?}");
+            // An unknown tool: the toolbox's own answer, an error result
+            // naming the tools there are, as in any turn.
+            let unknown = client.call_tool(call("sub", json!({}))).await.unwrap();
+            assert_eq!(unknown.is_error, Some(true), "{wire:?}");
+            assert!(
+                text(&unknown).starts_with(
+                    r#"{"error":{"message":"there is no tool named `sub`","suggestion":"call one of: "#
+                ),
+                "{wire:?}: {}",
+                text(&unknown)
+            );
+            // A long unknown name is cut, as the toolbox cuts it.
+            let long = "x".repeat(10_000);
+            let unknown = client.call_tool(call(long, json!({}))).await.unwrap();
+            assert_eq!(unknown.is_error, Some(true), "{wire:?}");
+            assert!(text(&unknown).len() < 1_000, "{wire:?}: {}", text(&unknown));
+            assert!(
+                text(&unknown).contains(&format!("there is no tool named `{}…`", "x".repeat(64))),
+                "{wire:?}: {}",
+                text(&unknown)
+            );
             // Arguments that do not fit: an error result for the model.
             let wrong = client
                 .call_tool(call("add", json!({"a": "two"})))

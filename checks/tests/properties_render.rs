@@ -151,7 +151,7 @@ fn mcp_trip(
         Mcp::render(&WithStructured(result, structured), PartPolicy::Strict).unwrap(),
     )
     .map_err(fail)?;
-    Mcp::read_result_value(&json, PartLimit::default())
+    Mcp::read_result(json.to_string(), PartLimit::default())
         .map_err(|e| fail(format!("{e} reading {json}")))
 }
 
@@ -258,7 +258,7 @@ fn mcp_drops_the_names_it_has_no_field_for() {
         json["content"][3]["resource"]["uri"],
         json!("file:///attachment")
     );
-    let back = Mcp::read_result_value(&json, PartLimit::default()).unwrap();
+    let back = Mcp::read_result(json.to_string(), PartLimit::default()).unwrap();
     assert_eq!(back.parts[0].name(), None);
     assert_eq!(back.parts[1].name(), Some("q3.pdf"));
     assert_eq!(back.parts[2].name(), Some("attachment"));

@@ -171,8 +171,8 @@ fn provider_views(lowered: Lowered) -> Vec<String> {
         let answer = Mcp::render(&with, PartPolicy::Strict).unwrap();
         views.extend(rendered(Ok::<_, String>(&answer)));
         let json = serde_json::to_value(&answer).unwrap();
-        views.extend(rendered(Mcp::read_result_value(
-            &json,
+        views.extend(rendered(Mcp::read_result(
+            json.to_string(),
             PartLimit::default(),
         )));
     }

@@ -1,5 +1,5 @@
 //! An MCP `CallToolResult` from arbitrary bytes: bytes → JSON →
-//! `provider::Mcp::read_result_value` → canonical result → `Mcp::render` →
+//! `provider::Mcp::read_result` → canonical result → `Mcp::render` →
 //! JSON → read again. Nothing panics, and once read, a result is a fixed
 //! point: rendering it back to MCP and reading that gives it back equal
 //! (with its structured value too, for a success). The canonical result

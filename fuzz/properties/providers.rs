@@ -126,7 +126,7 @@ pub fn render_one(
 
 /// An MCP `CallToolResult` read from its JSON.
 pub fn mcp_read(value: &Value) -> Result<ToolResult, ConvertError> {
-    Mcp::read_result_value(value, PartLimit::default())
+    Mcp::read_result(value.to_string(), PartLimit::default())
 }
 
 /// A result as an MCP `CallToolResult`, with `structured` as its

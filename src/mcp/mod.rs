@@ -63,41 +63,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-#[cfg(feature = "mcp-server")]
-mod call;
 #[cfg(feature = "mcp-client")]
 mod client;
-#[cfg(feature = "mcp-server")]
-mod elicit;
-#[cfg(feature = "mcp-server")]
-mod error;
-#[cfg(feature = "mcp-server")]
-mod events;
-#[cfg(feature = "mcp-server")]
-mod http;
 mod increasing;
 #[cfg(feature = "mcp-server")]
-mod level;
-#[cfg(feature = "mcp-server")]
-mod list;
-#[cfg(feature = "mcp-server")]
-mod params;
-#[cfg(feature = "mcp-client")]
-mod progress;
-#[cfg(feature = "mcp-client")]
-mod remote;
-#[cfg(feature = "mcp-server")]
 mod server;
-#[cfg(feature = "mcp-server")]
-mod session;
-#[cfg(feature = "mcp-server")]
-mod tokens;
 
 #[cfg(feature = "mcp-client")]
-pub use client::McpClient;
+pub use client::{McpClient, RemoteTool};
 #[cfg(feature = "mcp-server")]
-pub use error::{DeclarationError, ServeError};
-#[cfg(feature = "mcp-client")]
-pub use remote::RemoteTool;
-#[cfg(feature = "mcp-server")]
-pub use server::McpServer;
+pub use server::{DeclarationError, McpServer, ServeError};

@@ -38,6 +38,14 @@ pub trait Answered {
     fn structured_content(&self) -> Option<&RawValue> {
         None
     }
+
+    /// Whether this is a success whose `structuredContent` was withheld (a
+    /// budget cut its object past the output schema): MCP answers it as an
+    /// error result, since a success must carry a conforming value
+    /// ([`Lowered::structured_content_withheld`](crate::Lowered::structured_content_withheld)).
+    fn structured_content_withheld(&self) -> bool {
+        false
+    }
 }
 
 /// A canonical result alone has no structured content: pair the call with
@@ -64,5 +72,9 @@ impl Answered for (CallRef<'_>, &Lowered) {
 
     fn structured_content(&self) -> Option<&RawValue> {
         self.1.structured_content()
+    }
+
+    fn structured_content_withheld(&self) -> bool {
+        self.1.structured_content_withheld()
     }
 }

@@ -10,7 +10,7 @@
 /// use toolresult::provider::{ConvertError, Mcp};
 ///
 /// let bad = serde_json::json!({"content": [{"type": "image", "mimeType": "image/png"}]});
-/// let err = Mcp::read_result_value(&bad, PartLimit::default()).unwrap_err();
+/// let err = Mcp::read_result(bad.to_string(), PartLimit::default()).unwrap_err();
 /// assert!(matches!(err, ConvertError::MissingField { .. }));
 /// assert_eq!(err.to_string(), "content[0]: an image block has no `data`");
 /// ```

@@ -24,8 +24,9 @@
 //!
 //! Two cargo features add conversions to other crates' models: `rmcp`
 //! (rmcp's `IntoCallToolResult` for the lowered, canonical and typed
-//! results, `TryFrom<&rmcp::model::CallToolResult>` back, and `TryFrom`
-//! of MCP's declaration for `rmcp::model::Tool`) and `toolnexus`
+//! results, written with the bytes [`Mcp::render`](Provider::render)
+//! writes, and `TryFrom` of MCP's declaration for `rmcp::model::Tool`; an
+//! rmcp result reads back through [`Mcp::read_result`], from its JSON) and `toolnexus`
 //! (`From<&ToolResult>` for `toolnexus::ToolResult`, `TryFrom` back).
 //! Reading a foreign result fails with a [`ConvertError`].
 //!
@@ -50,7 +51,7 @@ mod convert_error;
 mod encode;
 mod error;
 mod gemini;
-mod mcp;
+pub(crate) mod mcp;
 mod openai_chat;
 mod openai_responses;
 mod policy;

@@ -25,13 +25,13 @@ use crate::provider::Call;
 /// ```
 /// use std::convert::Infallible;
 /// use std::sync::Mutex;
-/// use std::time::Duration;
 /// use toolresult::canonical::{Answer, Request};
 /// use toolresult::provider::Call;
 /// use toolresult::tool::{self, Arguments};
 /// use toolresult::toolbox::{Attempt, Driver, Toolbox};
 ///
-/// /// Keeps every attempt's journal entry, as a durable engine would.
+/// /// Keeps every attempt's journal entry, as a durable engine would; its
+/// /// delays are the provided tokio timers.
 /// #[derive(Default)]
 /// struct Journal(Mutex<Vec<String>>);
 ///
@@ -41,10 +41,6 @@ use crate::provider::Call;
 ///         let done = attempting.await;
 ///         self.0.lock().unwrap().push(format!("{} {run}/{attempt}: {}", call.id, serde_json::to_string(&done).unwrap()));
 ///         Ok(done)
-///     }
-///     async fn sleep(&self, delay: Duration) -> Result<(), Infallible> {
-///         tokio::time::sleep(delay).await;
-///         Ok(())
 ///     }
 ///     async fn wait_for_answer(&self, _: &Call, _: &Request) -> Result<Option<Answer>, Infallible> {
 ///         Ok(None)
@@ -86,17 +82,27 @@ pub trait Driver: Sync {
     /// source error) and reads it back after a restart instead of running
     /// the tool again. `run` counts the call's runs resumed with an answer
     /// (0 for its first), `attempt` its attempts in this run, from 1.
+    ///
+    /// Provided: the attempt as it is, kept nowhere (in process).
     fn step(
         &self,
         call: &Call,
         run: u32,
         attempt: u32,
         attempting: impl Future<Output = Attempt> + Send,
-    ) -> impl Future<Output = Result<Attempt, Self::Error>> + Send;
+    ) -> impl Future<Output = Result<Attempt, Self::Error>> + Send {
+        let _ = (call, run, attempt);
+        // The attempt itself, not a future around a second copy of it.
+        attempting.map(Ok)
+    }
 
     /// Waits `delay` before a retry: a timer in process, a durable timer on
     /// an engine.
-    fn sleep(&self, delay: Duration) -> impl Future<Output = Result<(), Self::Error>> + Send;
+    ///
+    /// Provided: a tokio timer (in process).
+    fn sleep(&self, delay: Duration) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        tokio::time::sleep(delay).map(Ok)
+    }
 
     /// A call parked on `request`: the [`Answer`] to run it again with,
     /// once it comes; `None` to answer the call with the pending request
@@ -108,29 +114,14 @@ pub trait Driver: Sync {
     ) -> impl Future<Output = Result<Option<Answer>, Self::Error>> + Send;
 }
 
-/// The in-process driver: attempts run as they are, delays are tokio
-/// timers, a parked call answers with its request.
+/// The in-process driver: attempts run as they are and delays are tokio
+/// timers (the provided [`Driver::step`] and [`Driver::sleep`]), a parked
+/// call answers with its request.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct InProcess;
 
 impl Driver for InProcess {
     type Error = Infallible;
-
-    fn step(
-        &self,
-        _: &Call,
-        _: u32,
-        _: u32,
-        attempting: impl Future<Output = Attempt> + Send,
-    ) -> impl Future<Output = Result<Attempt, Infallible>> + Send {
-        // The attempt itself, not a future around a second copy of it.
-        attempting.map(Ok)
-    }
-
-    async fn sleep(&self, delay: Duration) -> Result<(), Infallible> {
-        tokio::time::sleep(delay).await;
-        Ok(())
-    }
 
     async fn wait_for_answer(&self, _: &Call, _: &Request) -> Result<Option<Answer>, Infallible> {
         Ok(None)

@@ -91,4 +91,6 @@ pub use driver::Driver;
 pub use errors::{RegisterError, TimedOut, UnknownTool};
 pub use outcome::{Attempt, CallOutcome};
 pub use registry::{ToolOptions, Toolbox};
+#[cfg(feature = "mcp-client")]
+pub(crate) use run::cancelled_result;
 pub use turn::{ResumeError, Turn};

@@ -59,6 +59,10 @@ impl Answered for CallOutcome {
     fn structured_content(&self) -> Option<&RawValue> {
         self.lowered.structured_content()
     }
+
+    fn structured_content_withheld(&self) -> bool {
+        self.lowered.structured_content_withheld()
+    }
 }
 
 /// One attempt of a call: its lowered result and what the retry policy
@@ -175,26 +179,29 @@ impl DecisionRecord {
                 retry_after_ms,
             } => (reason, attempts, retry_after_ms),
         };
-        let stop = match reason.as_str() {
-            "succeeded" => StopReason::Succeeded,
-            "suspended" => StopReason::Suspended,
-            "cancelled" => StopReason::Cancelled,
-            "permanent" => StopReason::Permanent,
-            "unknown" => StopReason::Unknown,
-            "not_idempotent" => StopReason::NotIdempotent,
-            "attempts_exhausted" => StopReason::AttemptsExhausted {
+        // The names are `StopReason::as_str`'s, written there once.
+        let stop = [
+            StopReason::Succeeded,
+            StopReason::Suspended,
+            StopReason::Cancelled,
+            StopReason::Permanent,
+            StopReason::Unknown,
+            StopReason::NotIdempotent,
+            StopReason::AttemptsExhausted {
                 attempts: attempts.unwrap_or_default(),
             },
-            "retry_after_too_long" => StopReason::RetryAfterTooLong {
+            StopReason::RetryAfterTooLong {
                 retry_after: Duration::from_millis(retry_after_ms.unwrap_or_default()),
             },
-            other => {
-                return Err(format!(
-                    "unknown stop reason `{}`",
-                    crate::canonical::shorten(other)
-                ));
-            }
-        };
+        ]
+        .into_iter()
+        .find(|stop| stop.as_str() == reason)
+        .ok_or_else(|| {
+            format!(
+                "unknown stop reason `{}`",
+                crate::canonical::shorten(&reason)
+            )
+        })?;
         Ok(Decision::Stop(stop))
     }
 }

@@ -460,7 +460,7 @@ fn timed_out(tool: &str, limit: Duration) -> Lowered {
 }
 
 /// The answer to a call the turn's cancellation stopped or never started.
-fn cancelled_result() -> Lowered {
+pub(crate) fn cancelled_result() -> Lowered {
     ToolResult::<(), ToolError>::fail(
         Failure::new(ToolError::new("the call was cancelled before it finished"))
             .with_source(Cancelled)

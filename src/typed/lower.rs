@@ -28,6 +28,9 @@ pub struct Lowered {
     /// What Rust keeps.
     pub diagnostics: Diagnostics,
     output_is_json: bool,
+    /// A success lowered with a JSON object as `output`: MCP's
+    /// `structuredContent` was promised.
+    object_success: bool,
 }
 
 impl Lowered {
@@ -36,6 +39,7 @@ impl Lowered {
             result,
             diagnostics,
             output_is_json: false,
+            object_success: false,
         }
     }
 
@@ -47,10 +51,12 @@ impl Lowered {
         output_is_json: bool,
         diagnostics: Diagnostics,
     ) -> Self {
+        let object_success = output_is_json && !result.is_error && result.output.starts_with('{');
         Self {
             result,
             diagnostics,
             output_is_json,
+            object_success,
         }
     }
 
@@ -104,6 +110,33 @@ impl Lowered {
         serde_json::from_str::<&RawValue>(&self.result.output)
             .ok()
             .filter(|raw| raw.get().starts_with('{'))
+    }
+
+    /// Whether this is a typed success whose value was a JSON object and
+    /// whose [`structured_content`](Self::structured_content) is gone: a
+    /// budget cut it past its output schema, or cut it as text. MCP wants a
+    /// conforming `structuredContent` with every success of a tool that
+    /// declares an output schema, so every MCP path answers such a success
+    /// as an error result (its text says what was cut).
+    ///
+    /// ```
+    /// use toolresult::budget::{Budget, MemoryStore};
+    /// use toolresult::{IntoToolResult, ToolResult};
+    ///
+    /// #[derive(serde::Serialize)]
+    /// struct Page { lines: Vec<u32> }
+    ///
+    /// let page = ToolResult::<_>::ok(Page { lines: (0..400).collect() }).lower();
+    /// assert!(!page.structured_content_withheld());
+    /// // The schema wants every line: cut to 512 bytes, the page breaks it.
+    /// let schema = serde_json::json!({"type": "object", "properties": {"lines": {"type": "array", "minItems": 400}}, "required": ["lines"]});
+    /// let cut = Budget::new().output_bytes(512).apply(page, Some(&schema), &MemoryStore::new());
+    /// assert!(cut.structured_content().is_none());
+    /// assert!(cut.structured_content_withheld());
+    /// ```
+    #[must_use]
+    pub fn structured_content_withheld(&self) -> bool {
+        self.object_success && !self.result.is_error && self.structured_content().is_none()
     }
 
     /// Words an unexpected failure's model-facing error again with a tool's
@@ -176,6 +209,8 @@ impl<T: Serialize, E: Serialize> IntoToolResult for ToolResult<T, E> {
                             Diagnostics::default()
                         });
                     lowered.output_is_json = success.is_json;
+                    lowered.object_success =
+                        success.is_json && lowered.result.output.starts_with('{');
                     lowered
                 }
                 Err(error) => serialise_failed(error, parts, metadata),

@@ -41,7 +41,7 @@ mod tests {
             serde_json::to_string(OUTPUT).unwrap()
         );
         assert_eq!(text, expected);
-        let back = Mcp::read_result_value(&serde_json::from_str(&text).unwrap(), toolresult::canonical::PartLimit::default()).unwrap();
+        let back = Mcp::read_result(&text, toolresult::canonical::PartLimit::default()).unwrap();
         assert_eq!(back.output, OUTPUT);
     }
 }

@@ -71,6 +71,14 @@ struct Params {
     arguments: Option<Value>,
 }
 
+/// The call id of a JSON-RPC request whose id is a number: its decimal
+/// digits, so that the number `7` and the string `"7"` name one call. A
+/// string id is the call id as it is. Every MCP path (this reader, the
+/// server) turns a request id into a call id here.
+pub(crate) fn number_id(id: impl Into<i128>) -> String {
+    id.into().to_string()
+}
+
 /// A JSON-RPC id as text; `None` when the request has none.
 #[derive(Default)]
 struct RequestId(Option<String>);
@@ -95,11 +103,11 @@ impl<'de> Deserialize<'de> for RequestId {
             }
 
             fn visit_u64<E: serde::de::Error>(self, id: u64) -> Result<Self::Value, E> {
-                Ok(RequestId(Some(id.to_string())))
+                Ok(RequestId(Some(number_id(id))))
             }
 
             fn visit_i64<E: serde::de::Error>(self, id: i64) -> Result<Self::Value, E> {
-                Ok(RequestId(Some(id.to_string())))
+                Ok(RequestId(Some(number_id(id))))
             }
         }
 

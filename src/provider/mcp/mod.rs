@@ -6,12 +6,15 @@ mod read;
 mod render;
 #[cfg(feature = "rmcp")]
 mod rmcp;
+mod wire;
+
+#[cfg(feature = "mcp-server")]
+pub(crate) use rmcp::{call_id, to_rmcp};
 
 use crate::provider::{Answered, Call, PartPolicy, Provider, ReadCallsError, RenderError};
 use crate::tool::Tool;
 use declare::McpDeclaration;
 use render::CallToolResult;
-use serde_json::Value;
 
 use crate::canonical::{PartLimit, ToolResult};
 use crate::provider::ConvertError;
@@ -23,28 +26,28 @@ use crate::provider::ConvertError;
 /// block, an `image` or `audio` block (`data`, `mimeType`), an embedded
 /// `resource` (`uri`, `mimeType`, `blob`) for an inline file, a
 /// `resource_link` (`uri`, `name`, `mimeType`) for any part held by URL;
-/// then `structuredContent` when the result has one
-/// ([`Lowered::structured_content`](crate::Lowered::structured_content):
-/// the JSON object of a typed success, the same bytes as `output`) and
-/// `isError`. The structured content is the [`Answered`] one, decided
-/// once, when the result was lowered. MCP carries every part, so the
-/// [`PartPolicy`] changes nothing here and rendering never fails.
+/// then `structuredContent` when the answer has one
+/// ([`Answered::structured_content`]: for a lowered result, the JSON
+/// object of a typed success, the same bytes as `output`, unless a budget
+/// withheld it) and `isError`. A success whose `structuredContent` was
+/// withheld ([`Answered::structured_content_withheld`]) goes with
+/// `isError: true`: MCP wants a conforming value with every success of a
+/// tool that declares an output schema. Every MCP path writes these same
+/// bytes: this provider, the `rmcp` conversions and
+/// [`McpServer`](crate::mcp)'s `tools/call`. MCP carries every part, so
+/// the [`PartPolicy`] changes nothing here and rendering never fails.
 ///
 /// An embedded file's `uri` is `file:///` and its name, percent-encoded
 /// (`file:///attachment` for a part without a name): MCP requires an
 /// absolute URI there, and a part holds no path, only a name.
 ///
-/// [`read_result`](Mcp::read_result) reads a `CallToolResult` from its
-/// JSON text or bytes into a canonical result;
-/// [`read_result_value`](Mcp::read_result_value) reads one a caller already
-/// holds as a [`serde_json::Value`]. The first is the fast path: it builds
-/// no `Value`, borrow every string without an escape
-/// straight from the input, and decode image, audio and blob base64 from
-/// it in place, after checking its size against the part size limit the
-/// caller passes ([`PartLimit`](crate::canonical::PartLimit)) from the
-/// length of the base64. Reading text through a `Value` first costs a copy
-/// of every string. Both read alike, by the shared contract, with the
-/// same messages:
+/// [`read_result`](Mcp::read_result), the one reader of a `CallToolResult`,
+/// reads one from its JSON text or bytes into a canonical result: it
+/// builds no `Value`, borrows every string without an escape straight
+/// from the input, and decodes image, audio and blob base64 from it in
+/// place, after checking its size against the part size limit the caller
+/// passes ([`PartLimit`](crate::canonical::PartLimit)) from the length of
+/// the base64. It reads by the shared contract:
 ///
 /// - `output`: when `isError`, the non-blank text joined by a blank line;
 ///   else, when there is `structuredContent`, the text block that holds the
@@ -81,7 +84,7 @@ use crate::provider::ConvertError;
 /// assert_eq!(json["content"][1]["type"], "image");
 /// assert_eq!(json["isError"], false);
 ///
-/// assert_eq!(Mcp::read_result_value(&json, PartLimit::default())?, shot);
+/// assert_eq!(Mcp::read_result(json.to_string(), PartLimit::default())?, shot);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -219,7 +222,11 @@ impl Provider for Mcp {
         answer: &'a A,
         _policy: PartPolicy,
     ) -> Result<CallToolResult<'a>, RenderError> {
-        Ok(render::render(answer.result(), answer.structured_content()))
+        Ok(render::render(
+            answer.result(),
+            answer.structured_content(),
+            answer.structured_content_withheld(),
+        ))
     }
 
     /// The `CallToolResult`s answering a turn's `tools/call` requests, one per
@@ -251,18 +258,26 @@ impl Provider for Mcp {
 impl Mcp {
     /// Reads an MCP `CallToolResult` from its JSON text or bytes (as a
     /// transport hands them over: `&str`, `String`, `&[u8]`, `Vec<u8>`)
-    /// into a canonical result, by the shared contract (see [`Mcp`]).
+    /// into a canonical result, by the shared contract (see [`Mcp`]): the
+    /// crate's one reader of an MCP result. A caller holding a
+    /// [`serde_json::Value`] or an `rmcp::model::CallToolResult` passes its
+    /// JSON (`serde_json::to_vec`).
     ///
-    /// The fast path: every string is borrowed from `json` where it holds no
-    /// escape (base64 never does), so image, audio and blob data are decoded
+    /// Every string is borrowed from `json` where it holds no escape
+    /// (base64 never does), so image, audio and blob data are decoded
     /// straight from the input, each after its size is checked against
-    /// `limit` from the length of its base64. Reads exactly as
-    /// [`read_result_value`](Mcp::read_result_value) does on the same JSON,
-    /// with the same messages.
+    /// `limit` from the length of its base64.
+    ///
+    /// A resource that names no mime type gets one from its URI's extension
+    /// (the fixed media table), else `application/octet-stream`. An embedded
+    /// blob's part name is the last segment of its URI, never a path.
     ///
     /// # Errors
-    /// Bytes that are not UTF-8 JSON ([`ConvertError::Json`]), and everything
-    /// [`read_result_value`](Mcp::read_result_value) refuses.
+    /// Bytes that are not UTF-8 JSON ([`ConvertError::Json`]); a value that
+    /// is not an object, a field of the wrong type, a block without a field
+    /// it needs, an unknown block type, or a block that breaks the part
+    /// contract (bad base64, an invalid mime type, a `file:` URL, data over
+    /// the part size limit).
     ///
     /// ```
     /// use toolresult::canonical::PartLimit;
@@ -275,56 +290,24 @@ impl Mcp {
     /// let refused = Mcp::read_result(gif, PartLimit::new(3)).unwrap_err();
     /// assert!(refused.to_string().contains("over the part size limit of 3 bytes"));
     ///
-    /// let result = Mcp::read_result(br#"{"content":[{"type":"text","text":"3 rows"}]}"#, PartLimit::default())?;
-    /// assert_eq!(result.output, "3 rows");
-    /// # Ok::<(), toolresult::provider::ConvertError>(())
+    /// let rows = serde_json::json!({
+    ///     "content": [{"type": "text", "text": "3 rows"}],
+    ///     "structuredContent": {"rows": 3},
+    ///     "isError": false
+    /// });
+    /// let result = Mcp::read_result(serde_json::to_vec(&rows)?, PartLimit::default())?;
+    /// assert_eq!(result.output, r#"{"rows":3}"#);
+    ///
+    /// let failed = br#"{"content":[{"type":"text","text":"no such table"},{"type":"text","text":"  "}],"isError":true}"#;
+    /// let failed = Mcp::read_result(failed, PartLimit::default())?;
+    /// assert!(failed.is_error);
+    /// assert_eq!(failed.output, "no such table");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn read_result(
         json: impl AsRef<[u8]>,
         limit: PartLimit,
     ) -> Result<ToolResult, ConvertError> {
         read::from_bytes(json.as_ref(), limit)
-    }
-
-    /// Reads an MCP `CallToolResult` (its JSON) into a canonical result, by
-    /// the shared contract (see [`Mcp`]).
-    ///
-    /// For a caller already holding a [`Value`]; text or bytes read faster
-    /// with [`read_result`](Mcp::read_result), which never builds one. The
-    /// strings are borrowed from the value and base64 is decoded from them
-    /// in place, after its size is checked against `limit`.
-    ///
-    /// A resource that names no mime type gets one from its URI's extension
-    /// (the fixed media table), else `application/octet-stream`. An embedded
-    /// blob's part name is the last segment of its URI, never a path.
-    ///
-    /// # Errors
-    /// A value that is not an object, a field of the wrong type, a block
-    /// without a field it needs, an unknown block type, or a block that breaks
-    /// the part contract (bad base64, an invalid mime type, a `file:` URL, data
-    /// over the part size limit).
-    ///
-    /// ```
-    /// use serde_json::json;
-    /// use toolresult::canonical::PartLimit;
-    /// use toolresult::provider::Mcp;
-    ///
-    /// let result = Mcp::read_result_value(&json!({
-    ///     "content": [{"type": "text", "text": "3 rows"}],
-    ///     "structuredContent": {"rows": 3},
-    ///     "isError": false
-    /// }), PartLimit::default())?;
-    /// assert_eq!(result.output, r#"{"rows":3}"#);
-    ///
-    /// let failed = Mcp::read_result_value(&json!({
-    ///     "content": [{"type": "text", "text": "no such table"}, {"type": "text", "text": "  "}],
-    ///     "isError": true
-    /// }), PartLimit::default())?;
-    /// assert!(failed.is_error);
-    /// assert_eq!(failed.output, "no such table");
-    /// # Ok::<(), toolresult::provider::ConvertError>(())
-    /// ```
-    pub fn read_result_value(value: &Value, limit: PartLimit) -> Result<ToolResult, ConvertError> {
-        read::from_value(value, limit)
     }
 }

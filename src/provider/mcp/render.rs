@@ -63,10 +63,17 @@ struct BlobResource<'a> {
     blob: Base64<'a>,
 }
 
-/// The `CallToolResult` of one result.
-pub(super) fn render<'a>(
+/// The `CallToolResult` of one result, with its `structuredContent`.
+///
+/// MCP's one rule beyond the shape, here for every MCP path (the
+/// provider, the rmcp conversions, the server): a success that promised
+/// a `structuredContent` it cannot send under its output schema
+/// (`withheld`) goes as an error result, since MCP wants a conforming
+/// value with every success of a tool that declares an output schema.
+pub(crate) fn render<'a>(
     result: &'a ToolResult,
     structured: Option<&'a RawValue>,
+    withheld: bool,
 ) -> CallToolResult<'a> {
     let mut content = Vec::with_capacity(result.parts.len() + 1);
     if !result.output.is_empty() || result.parts.is_empty() {
@@ -78,7 +85,7 @@ pub(super) fn render<'a>(
     CallToolResult {
         content,
         structured_content: structured,
-        is_error: result.is_error,
+        is_error: result.is_error || (withheld && structured.is_none()),
     }
 }
 
@@ -137,6 +144,12 @@ fn file_uri(name: Option<&str>) -> Cow<'static, str> {
 pub(super) fn reply<A: Answered>(answers: &[A]) -> Vec<CallToolResult<'_>> {
     answers
         .iter()
-        .map(|answer| render(answer.result(), answer.structured_content()))
+        .map(|answer| {
+            render(
+                answer.result(),
+                answer.structured_content(),
+                answer.structured_content_withheld(),
+            )
+        })
         .collect()
 }

@@ -2,14 +2,12 @@
 
 #![allow(deprecated)] // MCP's logging utility, deprecated by SEP-2577, is still the 2025 revisions'.
 
-use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ListToolsResult,
     PaginatedRequestParams, ServerConfig, SetLevelRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
-use serde_json::json;
 
 use super::McpServer;
 use super::call::{self, CallScope};
@@ -18,13 +16,14 @@ use super::events::{Events, forwarding};
 use super::level::{SessionLevel, from_rmcp};
 use super::list;
 use super::params;
-use super::tokens::ActiveTokens;
+use super::progress_tokens::ActiveTokens;
+use crate::provider::mcp::to_rmcp;
 
 /// The handler of one client's session ([`McpServer::session`]): the
 /// server's tools, and the logging level this client set. rmcp serves it
 /// over any transport (`rmcp::ServiceExt::serve`).
 #[derive(Clone)]
-pub struct McpSession {
+pub(crate) struct McpSession {
     server: McpServer,
     level: SessionLevel,
     tokens: ActiveTokens,
@@ -104,14 +103,9 @@ impl ServerHandler for McpSession {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // A tool the server does not have is the toolbox's to answer, as
+        // in any turn: an error result naming the tools there are.
         let name = &*request.name;
-        if self.server.toolbox.get(name).is_none() {
-            let tools: Vec<&str> = self.server.toolbox.names().collect();
-            return Err(ErrorData::invalid_params(
-                format!("there is no tool named `{name}`"),
-                Some(json!({"tools": tools})),
-            ));
-        }
         // A token a running call of the session already holds gets no
         // progress: its notifications stay that call's.
         let claim = context
@@ -138,19 +132,12 @@ impl ServerHandler for McpSession {
             .await
             .ok_or_else(|| ErrorData::internal_error("the call was not answered", None))?;
         drop(claim);
-        let mut answer = lowered.into_call_tool_result()?;
-        // A tool that declares an `outputSchema` must answer a success
-        // with a `structuredContent` that conforms (MCP). A success that
-        // has none (its budget cut the value past the schema, and its text
-        // says so) goes as an error result: a client that checks gets
-        // the text, not a failed call.
-        if let CallToolResponse::Complete(result) = &mut answer
-            && result.is_error != Some(true)
-            && result.structured_content.is_none()
-            && self.declares_output(name)
-        {
-            result.is_error = Some(true);
-        }
-        Ok(answer)
+        // A tool that declares an `outputSchema` promised a
+        // `structuredContent` with every success, whatever its lowered
+        // result says (a tool served from another server, say): MCP's rule
+        // for a success without one is the core's.
+        let withheld = lowered.structured_content_withheld() || self.declares_output(name);
+        let answer = to_rmcp(&lowered.result, lowered.structured_content(), withheld)?;
+        Ok(answer.into())
     }
 }

@@ -11,8 +11,8 @@ use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam, Pr
 use rmcp::service::{Peer, RoleServer};
 use tokio::sync::Notify;
 
-use super::increasing::Increasing;
 use super::level::{SessionLevel, to_rmcp};
+use crate::mcp::increasing::Increasing;
 use crate::tool::{CallEvent, LogLevel};
 
 /// One event of a call, owned, on its way to the client.

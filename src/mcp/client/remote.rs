@@ -10,10 +10,13 @@ use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use schemars::Schema;
 use serde_json::Value;
 
-use super::client::Connection;
-use super::increasing::Increasing;
-use crate::retry::Cancelled;
+use super::connection::Connection;
+use crate::canonical::PartLimit;
+use crate::mcp::increasing::Increasing;
+use crate::provider::ConvertError;
+use crate::provider::Mcp;
 use crate::tool::{Arguments, CallContext, Calling, Tool, ToolSafety};
+use crate::toolbox::cancelled_result;
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 
 /// A tool of an MCP server ([`McpClient::tools`](super::McpClient::tools)),
@@ -21,7 +24,7 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 /// call is a `tools/call` on the server.
 ///
 /// - The answer is read into the canonical result as
-///   [`Mcp::read_result`](crate::provider::Mcp) reads one:
+///   [`Mcp::read_result`](crate::provider::Mcp::read_result) reads one:
 ///   `structuredContent` kept (the toolbox passes it on when it serves the
 ///   tool again), `isError` an error result.
 /// - The call's cancellation (its turn cancelled, its timeout) sends
@@ -127,7 +130,7 @@ impl RemoteTool {
                         cx.progress(report.progress, report.total, report.message.as_deref());
                     }
                 }
-                () = cx.cancelled() => break cancelled(),
+                () = cx.cancelled() => break cancelled_result(),
             }
         };
         if !cx.is_cancelled() {
@@ -153,7 +156,13 @@ impl RemoteTool {
             Err(err) => return broken(&self.name, err),
         };
         let structured = result.structured_content.is_some();
-        match crate::canonical::ToolResult::try_from(&result) {
+        let read = serde_json::to_vec(&result)
+            .map_err(|source| ConvertError::Encode {
+                what: "rmcp CallToolResult",
+                source,
+            })
+            .and_then(|json| Mcp::read_result(json, PartLimit::default()));
+        match read {
             Ok(read) => Lowered::from_record(
                 read,
                 structured && !result.is_error.unwrap_or(false),
@@ -248,15 +257,6 @@ fn refused(name: &str, refusal: rmcp::model::ErrorData) -> Lowered {
     ToolResult::<(), ToolError>::fail(
         Failure::new(error)
             .with_source(ServiceError::McpError(refusal))
-            .permanent(),
-    )
-    .lower()
-}
-
-fn cancelled() -> Lowered {
-    ToolResult::<(), ToolError>::fail(
-        Failure::new(ToolError::new("the call was cancelled before it finished"))
-            .with_source(Cancelled)
             .permanent(),
     )
     .lower()

@@ -4,17 +4,12 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, PaginatedRequestParams,
-    ProgressNotificationParam,
-};
-use rmcp::service::{
-    ClientInitializeError, NotificationContext, RoleClient, RunningService, ServiceError,
-};
+use rmcp::ServiceExt;
+use rmcp::model::PaginatedRequestParams;
+use rmcp::service::{ClientInitializeError, RoleClient, ServiceError};
 use rmcp::transport::IntoTransport;
-use rmcp::{ClientHandler, ServiceExt};
 
-use super::progress::ProgressRouter;
+use super::connection::{Connection, Handler};
 use super::remote::RemoteTool;
 
 /// A connection to an MCP server (feature `mcp-client`), over any of
@@ -29,36 +24,6 @@ pub struct McpClient {
     pub(super) connection: Arc<Connection>,
 }
 
-/// The running rmcp client, and where the server's progress goes.
-pub(super) struct Connection {
-    pub(super) service: RunningService<RoleClient, Handler>,
-    pub(super) progress: ProgressRouter,
-}
-
-/// This crate's rmcp client handler: passes the server's progress to the
-/// call it is about.
-#[derive(Clone, Default)]
-pub(super) struct Handler {
-    progress: ProgressRouter,
-}
-
-impl ClientHandler for Handler {
-    fn get_info(&self) -> ClientConfig {
-        ClientConfig::new(
-            ClientCapabilities::default(),
-            Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
-        )
-    }
-
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _: NotificationContext<RoleClient>,
-    ) {
-        self.progress.deliver(params);
-    }
-}
-
 impl McpClient {
     /// Connects to the server at the other end of `transport` (it
     /// answers `initialize`).
@@ -71,7 +36,7 @@ impl McpClient {
         E: std::error::Error + Send + Sync + 'static,
     {
         let handler = Handler::default();
-        let progress = handler.progress.clone();
+        let progress = handler.progress();
         let service = handler.serve(transport).await.map_err(Box::new)?;
         Ok(Self {
             connection: Arc::new(Connection { service, progress }),

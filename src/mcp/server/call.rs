@@ -11,6 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::elicit::Elicit;
 use crate::Lowered;
 use crate::provider::Call;
+use crate::provider::mcp::call_id;
 use crate::tool::{Arguments, CallEvent};
 use crate::toolbox::{Toolbox, Turn};
 
@@ -43,13 +44,7 @@ where
     O: Fn(&CallEvent<'_>) + Send + Sync + 'static,
 {
     let arguments = Value::Object(arguments.unwrap_or_default());
-    // Not through `Display`: the formatting machinery costs more than the
-    // number or the string it writes.
-    let id = match id {
-        NumberOrString::Number(number) => number.to_string(),
-        NumberOrString::String(text) => text.to_string(),
-    };
-    let call = Call::new(id, name, Arguments::Json(arguments));
+    let call = Call::new(call_id(id), name, Arguments::Json(arguments));
     let turn = Turn::new([call])
         .with_cancellation(scope.cancellation)
         .with_observer(scope.observer)

@@ -3,8 +3,6 @@
 //! runs again with.
 
 use std::convert::Infallible;
-use std::future::Future;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use rmcp::model::{
@@ -15,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::canonical::{Answer, Request};
 use crate::provider::Call;
-use crate::toolbox::{Attempt, Driver};
+use crate::toolbox::Driver;
 
 /// See [`McpServer::REQUESTED_SCHEMA`](super::McpServer::REQUESTED_SCHEMA).
 pub(crate) const REQUESTED_SCHEMA: &str = "requestedSchema";
@@ -23,10 +21,6 @@ pub(crate) const REQUESTED_SCHEMA: &str = "requestedSchema";
 pub(crate) const DECLINED: &str = "decline";
 /// See [`McpServer::CANCELLED`](super::McpServer::CANCELLED).
 pub(crate) const CANCELLED: &str = "cancel";
-
-/// How many times one call may ask its client before its pending request
-/// is the answer: a tool that asks again after every answer stops there.
-const MAX_ASKS: u32 = 16;
 
 /// The elicitation modes a client declared.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -50,13 +44,13 @@ impl Modes {
 }
 
 /// The driver of a call served over MCP: attempts and delays as in
-/// process; a parked call asks the client, when it can be asked.
+/// process (the driver's provided ones); a parked call asks the client,
+/// when it can be asked.
 pub(super) struct Elicit {
     peer: Peer<RoleServer>,
     modes: Modes,
     /// How long the client has to answer each elicitation.
     timeout: Duration,
-    asked: AtomicU32,
 }
 
 impl Elicit {
@@ -65,7 +59,6 @@ impl Elicit {
             peer,
             modes,
             timeout,
-            asked: AtomicU32::new(0),
         }
     }
 }
@@ -73,29 +66,11 @@ impl Elicit {
 impl Driver for Elicit {
     type Error = Infallible;
 
-    async fn step(
-        &self,
-        _: &Call,
-        _: u32,
-        _: u32,
-        attempting: impl Future<Output = Attempt> + Send,
-    ) -> Result<Attempt, Infallible> {
-        Ok(attempting.await)
-    }
-
-    async fn sleep(&self, delay: Duration) -> Result<(), Infallible> {
-        tokio::time::sleep(delay).await;
-        Ok(())
-    }
-
     async fn wait_for_answer(
         &self,
         _: &Call,
         request: &Request,
     ) -> Result<Option<Answer>, Infallible> {
-        if self.asked.fetch_add(1, Ordering::Relaxed) >= MAX_ASKS {
-            return Ok(None);
-        }
         let Some(params) = params(request, self.modes) else {
             return Ok(None);
         };

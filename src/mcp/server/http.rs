@@ -33,7 +33,7 @@ const GONE: &str = "the client disconnected";
 /// MCP asks a server not to read a disconnection as a cancellation,
 /// because a client may resume the stream: the grace period is that
 /// chance ([`McpServer::disconnect_grace`](super::McpServer::disconnect_grace)).
-pub struct HttpSessions {
+pub(crate) struct HttpSessions {
     inner: Arc<LocalSessionManager>,
     grace: Duration,
     /// The calls whose streams are watched, by session and rmcp's id of

@@ -1,5 +1,6 @@
-//! The progress tokens of a session's running calls: MCP requires a
-//! token unique among active requests, and a client may break the rule.
+//! The progress tokens (MCP's `_meta.progressToken`, not a model's
+//! tokens) of a session's running calls: MCP requires a token unique
+//! among active requests, and a client may break the rule.
 
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -7,9 +8,8 @@ use rmcp::model::ProgressToken;
 
 /// The progress tokens of one session's running calls. A list: a
 /// session runs a few calls at once, and comparing a token with each
-/// costs less than hashing it twice (500 instructions a call, by
-/// callgrind); even with thousands running, a scan costs less than the
-/// call it guards.
+/// costs less than hashing it twice; even with thousands running, a scan
+/// costs less than the call it guards.
 #[derive(Debug, Clone, Default)]
 pub(super) struct ActiveTokens(Arc<Mutex<Vec<ProgressToken>>>);
 

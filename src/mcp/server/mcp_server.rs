@@ -5,9 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use rmcp::ServiceExt;
 use rmcp::model::{Implementation, ServerCapabilities, ServerConfig, Tool as McpTool};
+use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ServerHandler, ServiceExt};
 
 use super::error::{DeclarationError, ServeError};
 use super::http::HttpSessions;
@@ -25,11 +26,10 @@ use crate::toolbox::Toolbox;
 ///   ([`page_size`](Self::page_size)).
 /// - `tools/call` runs the call as a turn of one call, by the same rules as
 ///   [`Toolbox::run`]: its timeout, retries by the policy and the tool's
-///   safety, output budget, a panic caught; the answer is rendered as
-///   [`Mcp::render`] does, `structuredContent` as decided when the result
-///   was lowered. A call of a tool the server does not have is an
-///   `invalid_params` error; arguments that do not fit the tool's schema
-///   are an error result the model can act on. A request of `tools/call`,
+///   safety, output budget, a panic caught; the answer is the bytes
+///   [`Mcp::render`] writes for the same outcome. A call of a tool the
+///   server does not have, or with arguments that do not fit the tool's
+///   schema, is the toolbox's error result, which the model can act on. A request of `tools/call`,
 ///   `tools/list`, `logging/setLevel`, `initialize` or `ping` whose params
 ///   MCP does not allow (`arguments` that are not an object, a level MCP
 ///   does not name) is an `invalid_params` error saying what did not fit.
@@ -47,7 +47,7 @@ use crate::toolbox::Toolbox;
 ///   Every notification of a call goes out before its answer.
 /// - A call that parks on a [`Request`](crate::canonical::Request) asks a
 ///   client that declared the elicitation capability
-///   (`elicitation/create`, see [`mcp`](super)), and runs again with its
+///   (`elicitation/create`, see [`mcp`](crate::mcp)), and runs again with its
 ///   answer; a client without the capability, or one that does not answer
 ///   within the [`elicitation_timeout`](Self::elicitation_timeout), gets
 ///   the pending result.
@@ -210,16 +210,34 @@ impl McpServer {
 
     /// The handler of one client's session, for rmcp to serve over any
     /// transport (`rmcp::ServiceExt::serve`): each session keeps its own
-    /// logging level.
-    pub fn session(&self) -> McpSession {
+    /// logging level and progress tokens.
+    ///
+    /// ```
+    /// use rmcp::ServiceExt;
+    /// use toolresult::mcp::McpServer;
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// # tokio::runtime::Builder::new_current_thread().enable_all().build()?.block_on(async {
+    /// let server = McpServer::new(Toolbox::new())?;
+    /// let (ours, theirs) = tokio::io::duplex(4096);
+    /// // Served over one end of an in-memory pipe, until a client on the
+    /// // other end (`theirs`) says hello.
+    /// let serving = tokio::spawn(server.session().serve(ours));
+    /// drop(theirs);
+    /// assert!(serving.await?.is_err(), "no client to greet");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn session(&self) -> impl ServerHandler + Clone + use<> {
         McpSession::new(self.clone())
     }
 
     /// Serves one session on this process's stdin and stdout, until the
-    /// client closes it. A message longer than 16 MiB (rmcp's line limit)
-    /// is dropped unread and unanswered, and the session goes on; over
-    /// [`streamable_http`](Self::streamable_http) a body past 4 MiB is
-    /// answered `413`.
+    /// client closes it. A message longer than rmcp's line limit is
+    /// dropped unread and unanswered, and the session goes on; over
+    /// [`streamable_http`](Self::streamable_http) a body past rmcp's body
+    /// limit is answered `413`.
     ///
     /// # Errors
     /// The session did not start, or its task stopped in a panic.
@@ -237,13 +255,13 @@ impl McpServer {
     /// mount at the MCP endpoint (`/mcp`) of any HTTP server (hyper, axum):
     /// a session per client, kept in memory (rmcp's in-memory sessions,
     /// watched: a call whose client went away is cancelled after the
-    /// [`disconnect_grace`](Self::disconnect_grace)). The session manager's
-    /// type is not named by this crate; keep the service as
-    /// `impl tower::Service` or let inference name it.
+    /// [`disconnect_grace`](Self::disconnect_grace)). The session's and
+    /// the session manager's types are not named by this crate; keep the
+    /// service as `impl tower::Service` or let inference name it.
     pub fn streamable_http(
         &self,
         config: StreamableHttpServerConfig,
-    ) -> StreamableHttpService<McpSession, HttpSessions> {
+    ) -> StreamableHttpService<impl ServerHandler + use<>, impl SessionManager + use<>> {
         let server = self.clone();
         StreamableHttpService::new(
             move || Ok(server.session()),
