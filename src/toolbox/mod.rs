@@ -78,6 +78,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub(crate) mod answers;
+mod attempt;
 mod driver;
 mod errors;
 mod outcome;
