@@ -1241,3 +1241,40 @@ fn a_retry_callback_that_panics_does_not_escape_the_turn() {
         );
     });
 }
+
+#[test]
+fn past_the_limit_a_call_starts_when_any_place_frees_and_answers_stay_in_order() {
+    paused().block_on(async {
+        let mut toolbox = Toolbox::new().concurrency(2);
+        toolbox.register(sleeper("s1", 1)).unwrap();
+        toolbox.register(sleeper("s3", 3)).unwrap();
+        toolbox.register(sleeper("s5", 5)).unwrap();
+        let started = tokio::time::Instant::now();
+        let outcomes = toolbox
+            .run([
+                call("c0", "s5", json!({})),
+                call("c1", "s1", json!({})),
+                call("c2", "s1", json!({})),
+                call("c3", "s1", json!({})),
+                call("c4", "s3", json!({})),
+            ])
+            .await;
+        // c1, c2 and c3 take the second place in turn while c0 runs; c4
+        // starts at 3 s, when c3 ends, and ends at 6 s.
+        assert_eq!(started.elapsed(), Duration::from_secs(6));
+        let answered: Vec<(&str, &str)> = outcomes
+            .iter()
+            .map(|o| (o.call.id.as_str(), o.lowered.result.output.as_str()))
+            .collect();
+        assert_eq!(
+            answered,
+            [
+                ("c0", "slept 5s"),
+                ("c1", "slept 1s"),
+                ("c2", "slept 1s"),
+                ("c3", "slept 1s"),
+                ("c4", "slept 3s"),
+            ]
+        );
+    });
+}

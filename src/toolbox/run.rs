@@ -320,8 +320,12 @@ struct QuietScope(Scope);
 impl Drop for QuietScope {
     fn drop(&mut self) {
         // One by one: a second panic while the first unwinds would abort.
-        drop_quietly(self.0.observer.take());
-        drop_quietly(self.0.turn.take());
-        drop_quietly(self.0.toolbox.take());
+        // The toolbox's values outlive the turn: the toolbox holds them.
+        if let Some(observer) = self.0.observer.take() {
+            drop_quietly(observer);
+        }
+        if let Some(values) = self.0.turn.take() {
+            drop_quietly(values);
+        }
     }
 }
