@@ -112,7 +112,7 @@ fn an_answer_for_another_request_is_refused_and_the_call_stays_resumable() {
         assert_eq!(parked.stop, StopReason::Suspended);
         assert_eq!(parked.lowered.result.output, "Deploy?");
         // The caller sees why, with the same words `Turn::resume` uses.
-        let refused = parked.not_resumed.clone().unwrap();
+        let refused = *parked.not_resumed.clone().unwrap();
         assert_eq!(
             refused,
             ResumeError::OtherRequest {
@@ -190,8 +190,8 @@ fn a_call_that_keeps_parking_is_resumed_at_most_the_limit_in_one_turn() {
             assert!(outcome.is_pending());
             assert_eq!(outcome.attempts, limit + 1);
             assert_eq!(
-                outcome.not_resumed,
-                Some(ResumeError::TooManyResumes { limit })
+                outcome.not_resumed.as_deref(),
+                Some(&ResumeError::TooManyResumes { limit })
             );
             let request = outcome.lowered.result.pending_request().unwrap();
             assert!(

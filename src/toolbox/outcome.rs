@@ -43,8 +43,9 @@ pub struct CallOutcome {
     /// or the call was resumed as often as one turn allows
     /// ([`ResumeError::TooManyResumes`]). The call is still pending, and a
     /// later turn can resume it ([`Turn::resume`](super::Turn::resume)).
-    /// `None` otherwise.
-    pub not_resumed: Option<ResumeError>,
+    /// `None` otherwise. Boxed: the outcome of every call is moved through
+    /// the turn, and most are never refused.
+    pub not_resumed: Option<Box<ResumeError>>,
 }
 
 impl CallOutcome {

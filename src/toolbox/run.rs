@@ -232,7 +232,7 @@ struct Ended {
     lowered: Lowered,
     attempts: u32,
     stop: StopReason,
-    not_resumed: Option<ResumeError>,
+    not_resumed: Option<Box<ResumeError>>,
 }
 
 impl<D: Driver> CallRun<'_, D> {
@@ -293,16 +293,16 @@ impl<D: Driver> CallRun<'_, D> {
                     return Ok(ended);
                 };
                 if run >= Toolbox::MAX_RESUMES {
-                    ended.not_resumed = Some(ResumeError::TooManyResumes {
+                    ended.not_resumed = Some(Box::new(ResumeError::TooManyResumes {
                         limit: Toolbox::MAX_RESUMES,
-                    });
+                    }));
                     return Ok(ended);
                 }
                 let Some(answer) = driver.wait_for_answer(call, &request).await? else {
                     return Ok(ended);
                 };
                 if let Err(refused) = check_answer(&request, &answer) {
-                    ended.not_resumed = Some(refused);
+                    ended.not_resumed = Some(Box::new(refused));
                     return Ok(ended);
                 }
                 drop_quietly(ended);
