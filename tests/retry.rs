@@ -2,6 +2,7 @@
 //! retry-after, tool safety, cancellation; the blocking runner, the backon
 //! and tower adapters, the callback and the tracing events.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -540,11 +541,34 @@ fn the_callback_sees_each_retry_with_its_delay_and_diagnostics_never_text() {
 fn a_stop_is_not_reported_as_a_retry() {
     let (policy, events) = recording_policy();
     let outcome: ToolResult<u8> = ToolResult::fail(failure(1).permanent());
-    assert!(!policy.decide_and_notify(READ_ONLY, &outcome, 1).is_retry());
-    // `decide` alone never calls back.
+    assert!(!policy.decide(READ_ONLY, &outcome, 1).is_retry());
+    assert!(events.lock().expect("log").is_empty());
+    // A retry decided is told, once.
     let transient: ToolResult<u8> = ToolResult::fail(failure(1).transient());
     assert!(policy.decide(READ_ONLY, &transient, 1).is_retry());
-    assert!(events.lock().expect("log").is_empty());
+    assert_eq!(events.lock().expect("log").len(), 1);
+}
+
+#[test]
+fn a_callback_that_panics_does_not_stop_the_retry() {
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&calls);
+    let policy = read_only_policy().on_retry(move |_| {
+        seen.fetch_add(1, Ordering::SeqCst);
+        panic!("the observer panics");
+    });
+    let transient: ToolResult<u8> = ToolResult::fail(failure(1).transient());
+    assert!(policy.decide(READ_ONLY, &transient, 1).is_retry());
+    let (run, _) = run(&policy, |n| -> ToolResult<u8> {
+        if n < 3 {
+            ToolResult::fail(failure(n).transient())
+        } else {
+            ToolResult::ok(7)
+        }
+    });
+    assert_eq!(run.stop, StopReason::Succeeded);
+    assert_eq!(run.attempts, 3);
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
 }
 
 #[test]

@@ -1179,3 +1179,105 @@ fn a_request_without_an_id_is_given_one_it_can_be_answered_by() {
         assert_eq!(done[0].lowered.result.output, "approved: true");
     });
 }
+
+/// A value of the turn whose `Drop` panics.
+#[derive(Clone)]
+struct BombValue(Arc<AtomicU32>);
+
+impl Drop for BombValue {
+    fn drop(&mut self) {
+        if self.0.fetch_add(1, Ordering::SeqCst) == 0 && !std::thread::panicking() {
+            panic!("the value's drop panics");
+        }
+    }
+}
+
+#[test]
+fn a_turn_value_whose_drop_panics_costs_no_outcome() {
+    paused().block_on(async {
+        let mut toolbox = Toolbox::new();
+        toolbox.register(add_tool()).unwrap();
+        for calls in [1, 3] {
+            let drops = Arc::new(AtomicU32::new(0));
+            let turn = Turn::new(
+                (0..calls).map(|i| call(&format!("c{i}"), "add", json!({"a": i, "b": 1}))),
+            )
+            .with_value(BombValue(Arc::clone(&drops)))
+            .with_observer({
+                let bomb = BombValue(Arc::new(AtomicU32::new(0)));
+                move |_: &toolresult::tool::CallEvent<'_>| {
+                    let _ = &bomb;
+                }
+            });
+            let outcomes = toolbox.run(turn).await;
+            assert_eq!(outcomes.len(), calls as usize);
+            assert_eq!(outcomes[0].lowered.result.output, "1");
+            assert!(drops.load(Ordering::SeqCst) >= 1, "the value was dropped");
+        }
+    });
+}
+
+#[test]
+fn a_retry_callback_that_panics_does_not_escape_the_turn() {
+    paused().block_on(async {
+        let told = Arc::new(AtomicU32::new(0));
+        let seen = Arc::clone(&told);
+        let policy = RetryPolicy::new()
+            .max_attempts(3)
+            .backoff(Backoff::constant(Duration::from_millis(10)))
+            .on_retry(move |_| {
+                seen.fetch_add(1, Ordering::SeqCst);
+                panic!("the observer panics");
+            });
+        let mut toolbox = Toolbox::new().retry(policy);
+        let (flaky, calls) = always_busy();
+        toolbox.register(flaky).unwrap();
+        let outcomes = toolbox.run([call("c1", "flaky", json!({}))]).await;
+        // The retries go ahead as decided: the callback observes, it does
+        // not steer.
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        assert_eq!(told.load(Ordering::SeqCst), 2);
+        assert_eq!(outcomes[0].attempts, 3);
+        assert_eq!(
+            outcomes[0].stop,
+            StopReason::AttemptsExhausted { attempts: 3 }
+        );
+    });
+}
+
+#[test]
+fn past_the_limit_a_call_starts_when_any_place_frees_and_answers_stay_in_order() {
+    paused().block_on(async {
+        let mut toolbox = Toolbox::new().concurrency(2);
+        toolbox.register(sleeper("s1", 1)).unwrap();
+        toolbox.register(sleeper("s3", 3)).unwrap();
+        toolbox.register(sleeper("s5", 5)).unwrap();
+        let started = tokio::time::Instant::now();
+        let outcomes = toolbox
+            .run([
+                call("c0", "s5", json!({})),
+                call("c1", "s1", json!({})),
+                call("c2", "s1", json!({})),
+                call("c3", "s1", json!({})),
+                call("c4", "s3", json!({})),
+            ])
+            .await;
+        // c1, c2 and c3 take the second place in turn while c0 runs; c4
+        // starts at 3 s, when c3 ends, and ends at 6 s.
+        assert_eq!(started.elapsed(), Duration::from_secs(6));
+        let answered: Vec<(&str, &str)> = outcomes
+            .iter()
+            .map(|o| (o.call.id.as_str(), o.lowered.result.output.as_str()))
+            .collect();
+        assert_eq!(
+            answered,
+            [
+                ("c0", "slept 5s"),
+                ("c1", "slept 1s"),
+                ("c2", "slept 1s"),
+                ("c3", "slept 1s"),
+                ("c4", "slept 3s"),
+            ]
+        );
+    });
+}

@@ -86,3 +86,58 @@ fn rendering_to_a_string_holds_the_rendered_size_once() {
         text.len()
     );
 }
+
+/// A turn of many calls, at most 64 at once, holds the futures of the calls
+/// running, not of every call: above what its outcomes keep, its peak is the
+/// turn's own list of calls and a bounded amount, whatever its length.
+#[test]
+fn a_long_turn_holds_no_more_than_its_running_calls() {
+    use toolresult::provider::Call;
+    use toolresult::tool::{self, Arguments};
+    use toolresult::toolbox::Toolbox;
+
+    #[derive(serde::Deserialize, schemars::JsonSchema)]
+    struct Add {
+        a: i64,
+        b: i64,
+    }
+    const CALLS: usize = 20_000;
+    // What running calls may hold at once, beyond the outcomes themselves.
+    const RUNNING: usize = 1 << 20;
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let mut toolbox = Toolbox::new().concurrency(64);
+    toolbox
+        .register(tool::function("add", "Add", |x: Add| (x.a + x.b).to_string()).unwrap())
+        .unwrap();
+    let calls: Vec<Call> = (0..CALLS)
+        .map(|i| {
+            Call::new(
+                format!("call_{i}"),
+                "add",
+                Arguments::Text(format!(r#"{{"a":{i},"b":1}}"#)),
+            )
+        })
+        .collect();
+    let list = CALLS * std::mem::size_of::<Call>();
+
+    let before = counting::live();
+    let (peak, outcomes) = peak_of(|| runtime.block_on(toolbox.run(calls)));
+    let kept = usize::try_from(counting::live() - before).unwrap_or(0);
+
+    assert_eq!(outcomes.len(), CALLS);
+    assert_eq!(outcomes[CALLS - 1].call.id, format!("call_{}", CALLS - 1));
+    assert_eq!(outcomes[CALLS - 1].lowered.result.output, CALLS.to_string());
+    let above = peak.saturating_sub(kept);
+    println!(
+        "peak {peak} bytes, {kept} kept by the outcomes, {above} above them ({list} the list of calls)"
+    );
+    assert!(
+        above <= list + RUNNING,
+        "a turn of {CALLS} calls held {above} bytes above its outcomes (limit {})",
+        list + RUNNING
+    );
+}

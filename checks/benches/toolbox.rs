@@ -1,16 +1,19 @@
 //! The toolbox, beside hand-written glue and the floor.
 //!
 //! - `one_call`: one trivial call from the provider's JSON message to the
-//!   provider's JSON reply (OpenAI Chat), against hand-written serde glue
-//!   doing the same: parse the message, parse the arguments, call the
-//!   function, serialise the answer, build the reply with `serde_json`.
+//!   provider's JSON reply (OpenAI Chat), against two baselines written by
+//!   hand with `serde_json`: the guarded glue, with the guarantees a careful
+//!   user writes (an owned call id, the body under `tokio::time::timeout`,
+//!   a panic caught, bad arguments answered), and the bare glue, without
+//!   them (a borrowed id, no timeout, no panic caught).
 //! - `sixteen_waits`: 16 calls of a tool that waits 20 ms, against the
 //!   slowest call alone (one 20 ms wait).
 //! - `anthropic_images`: a turn of 16 results with a 1 MiB image each,
 //!   rendered for Anthropic into a writer (the peak heap of the same
 //!   rendering is asserted in `tests/toolbox_memory.rs`).
 //!
-//! For instruction counts, `TOOLBOX_ONE_CALL_COUNT=<turns>:<glue|toolbox>`
+//! For instruction counts,
+//! `TOOLBOX_ONE_CALL_COUNT=<turns>:<glue|guarded|toolbox>`
 //! makes that many one-call turns and exits: run it under
 //! `valgrind --tool=callgrind` at two counts (1000 and 2000, say) and take
 //! the difference, so that the set-up cancels out.
@@ -18,6 +21,7 @@
 mod common;
 
 use std::io::Write;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration;
 
 use criterion::{Criterion, black_box, criterion_group};
@@ -81,6 +85,58 @@ fn hand_written_glue(message: &str) -> String {
     serde_json::to_string(&replies).unwrap()
 }
 
+/// What a careful user writes without the crate: the call id owned, the
+/// body under a timeout, a panic caught and bad arguments answered, each as
+/// an error the model reads.
+async fn guarded_glue(message: &str) -> String {
+    #[derive(Deserialize)]
+    struct Message {
+        tool_calls: Vec<ToolCallJson>,
+    }
+    #[derive(Deserialize)]
+    struct ToolCallJson {
+        id: String,
+        function: Function,
+    }
+    #[derive(Deserialize)]
+    struct Function {
+        name: String,
+        arguments: String,
+    }
+    #[derive(Serialize)]
+    struct Reply {
+        role: &'static str,
+        tool_call_id: String,
+        content: String,
+    }
+    fn body(function: &Function) -> String {
+        if function.name != "add" {
+            return r#"{"error":"there is no such tool"}"#.to_owned();
+        }
+        match serde_json::from_str::<Add>(&function.arguments) {
+            Ok(args) => serde_json::to_string(&add(args)).unwrap(),
+            Err(_) => r#"{"error":"bad arguments"}"#.to_owned(),
+        }
+    }
+    let message: Message = serde_json::from_str(message).unwrap();
+    let mut replies = Vec::with_capacity(message.tool_calls.len());
+    for call in message.tool_calls {
+        let function = &call.function;
+        let guarded = async { catch_unwind(AssertUnwindSafe(|| body(function))) };
+        let content = match tokio::time::timeout(Duration::from_secs(60), guarded).await {
+            Ok(Ok(content)) => content,
+            Ok(Err(_panic)) => r#"{"error":"the tool panicked"}"#.to_owned(),
+            Err(_elapsed) => r#"{"error":"the tool timed out"}"#.to_owned(),
+        };
+        replies.push(Reply {
+            role: "tool",
+            tool_call_id: call.id,
+            content,
+        });
+    }
+    serde_json::to_string(&replies).unwrap()
+}
+
 /// The runtime an agent loop runs on: tokio's current-thread one, with its timer.
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
@@ -113,9 +169,24 @@ fn one_call(c: &mut Criterion) {
     let toolbox = &toolbox;
     let ours = |message: &'static str| with_toolbox(toolbox, message);
     assert_eq!(runtime.block_on(ours(MESSAGE)), hand_written_glue(MESSAGE));
+    assert_eq!(
+        runtime.block_on(guarded_glue(MESSAGE)),
+        hand_written_glue(MESSAGE)
+    );
     let mut group = c.benchmark_group("toolbox/one_call (OpenAI Chat JSON in, JSON out)");
-    group.bench_function("hand-written serde glue", |b| {
+    group.bench_function("bare hand-written serde glue", |b| {
         b.iter(|| hand_written_glue(black_box(MESSAGE)))
+    });
+    group.bench_function("guarded hand-written glue (timeout, panic caught)", |b| {
+        b.iter_custom(|iterations| {
+            runtime.block_on(async {
+                let start = std::time::Instant::now();
+                for _ in 0..iterations {
+                    black_box(guarded_glue(black_box(MESSAGE)).await);
+                }
+                start.elapsed()
+            })
+        })
     });
     // An agent loop already runs on tokio: the turns are timed inside one
     // runtime, not each behind its own `block_on`.
@@ -200,8 +271,8 @@ criterion_group! {
     targets = one_call, sixteen_waits, anthropic_images
 }
 
-/// `TOOLBOX_ONE_CALL_COUNT=<turns>:<glue|toolbox>`: that many one-call
-/// turns, for counting instructions.
+/// `TOOLBOX_ONE_CALL_COUNT=<turns>:<glue|guarded|toolbox>`: that many
+/// one-call turns, for counting instructions.
 fn count(spec: &str) {
     let (turns, which) = spec.split_once(':').unwrap_or((spec, "toolbox"));
     let turns: usize = turns.parse().expect("a count of turns");
@@ -209,6 +280,14 @@ fn count(spec: &str) {
         for _ in 0..turns {
             black_box(hand_written_glue(black_box(MESSAGE)));
         }
+        return;
+    }
+    if which == "guarded" {
+        runtime().block_on(async {
+            for _ in 0..turns {
+                black_box(guarded_glue(black_box(MESSAGE)).await);
+            }
+        });
         return;
     }
     let toolbox = add_toolbox();

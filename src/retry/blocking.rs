@@ -18,13 +18,6 @@ pub struct RunOutcome<R> {
     pub stop: StopReason,
 }
 
-impl<R> RunOutcome<R> {
-    /// The last call's outcome.
-    pub fn into_outcome(self) -> R {
-        self.outcome
-    }
-}
-
 impl RetryPolicy {
     /// Calls `call` (a call of a tool whose safety is `safety`) until the
     /// policy stops, sleeping the decided delay on
@@ -94,7 +87,7 @@ impl RetryPolicy {
         loop {
             let outcome = call();
             attempts = attempts.saturating_add(1);
-            match self.decide_and_notify(safety, &outcome, attempts) {
+            match self.decide(safety, &outcome, attempts) {
                 Decision::Retry(delay) => {
                     drop(outcome);
                     sleep(delay);

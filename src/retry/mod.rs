@@ -7,7 +7,8 @@
 //!
 //! - [`Classification`]: cancelled, then the hint, then user classifiers and the
 //!   `std::io::ErrorKind` heuristics over the whole chain.
-//! - [`RetryPolicy::decide`]: the pure decision any engine can call.
+//! - [`RetryPolicy::decide`]: the decision any engine can call between
+//!   attempts (it tells the `on_retry` callback of a retry).
 //! - [`RetryPolicy::run`]: a blocking runner.
 //! - `backon` (feature `backon`) and `tower` (feature `tower`): the policy in
 //!   those engines.

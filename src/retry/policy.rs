@@ -2,13 +2,14 @@
 
 use std::error::Error as StdError;
 use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::backoff::jitter_unit;
 use super::classify::{ErasedClassifier, classify_chain, erase, is_cancelled};
 use super::{Backoff, Classification, Decision, RetryEvent, RetryInput, StopReason};
-use crate::tool::ToolSafety;
+use crate::tool::{ToolSafety, drop_quietly};
 
 /// The observer of retries.
 type OnRetry = Arc<dyn Fn(&RetryEvent) + Send + Sync>;
@@ -38,8 +39,9 @@ type OnRetry = Arc<dyn Fn(&RetryEvent) + Send + Sync>;
 /// earlier call would be refused anyway) up to `max_retry_after`, past which
 /// the policy stops with [`StopReason::RetryAfterTooLong`] rather than wait.
 ///
-/// [`decide`](Self::decide) is a pure function of the policy, the outcome and
-/// the attempt number: no sleeping, no I/O, no state. With a
+/// [`decide`](Self::decide) is a function of the policy, the outcome and
+/// the attempt number: no sleeping, no I/O, no state (it tells the
+/// [`on_retry`](Self::on_retry) callback of a retry, if there is one). With a
 /// [`jitter_seed`](Self::jitter_seed) it is deterministic; without one the
 /// jitter draws fresh entropy at each call.
 ///
@@ -179,8 +181,9 @@ impl RetryPolicy {
     }
 
     /// Calls `callback` before each retry with what is known of it (never
-    /// the error's text). Called by [`decide_and_notify`](Self::decide_and_notify)
-    /// and so by every engine here.
+    /// the error's text). Called by [`decide`](Self::decide) and so by every
+    /// engine here. A panic in `callback` is caught and dropped, and the
+    /// retry goes ahead: an observer does not steer the policy.
     pub fn on_retry<F>(mut self, callback: F) -> Self
     where
         F: Fn(&RetryEvent) + Send + Sync + 'static,
@@ -222,23 +225,12 @@ impl RetryPolicy {
 
     /// What to do after attempt number `attempt` (1-based: 1 after the first
     /// call; 0 reads as 1) of a tool whose safety is `safety` ended in
-    /// `input`. Pure: nothing is slept, called or recorded.
+    /// `input`. Nothing is slept or called but the policy's observers:
+    /// when the decision is to retry, the [`on_retry`](Self::on_retry)
+    /// callback (and `tracing`, with the `tracing` feature) is told, as
+    /// every engine here does between attempts; without a callback the
+    /// decision has no effect beyond its value.
     pub fn decide<I: RetryInput + ?Sized>(
-        &self,
-        safety: ToolSafety,
-        input: &I,
-        attempt: u32,
-    ) -> Decision {
-        match self.assess(safety, input, attempt) {
-            Ok((delay, _)) => Decision::Retry(delay),
-            Err(reason) => Decision::Stop(reason),
-        }
-    }
-
-    /// [`decide`](Self::decide), and when it says retry, tells the `on_retry`
-    /// callback (and `tracing`, with the `tracing` feature) — the call engines
-    /// make between attempts.
-    pub fn decide_and_notify<I: RetryInput + ?Sized>(
         &self,
         safety: ToolSafety,
         input: &I,
@@ -266,10 +258,14 @@ impl RetryPolicy {
     }
 
     /// Tells the `on_retry` callback, and `tracing` with the `tracing`
-    /// feature, of `event`.
-    pub fn notify(&self, event: &RetryEvent) {
-        if let Some(callback) = &self.on_retry {
-            callback(event);
+    /// feature, of `event`. A panic in the callback is contained here: the
+    /// observer of a retry cannot stop it, so the retry goes ahead as
+    /// decided.
+    pub(crate) fn notify(&self, event: &RetryEvent) {
+        if let Some(callback) = &self.on_retry
+            && let Err(payload) = catch_unwind(AssertUnwindSafe(|| callback(event)))
+        {
+            drop_quietly(payload);
         }
         #[cfg(feature = "tracing")]
         super::event::trace_retry(event);

@@ -99,10 +99,7 @@ impl TowerPolicy {
 
     fn after<I: RetryInput + ?Sized>(&mut self, outcome: &I) -> Option<SleepFuture> {
         self.attempt = self.attempt.saturating_add(1);
-        match self
-            .policy
-            .decide_and_notify(self.safety, outcome, self.attempt)
-        {
+        match self.policy.decide(self.safety, outcome, self.attempt) {
             Decision::Retry(delay) => Some((self.sleeper)(delay)),
             Decision::Stop(_) => None,
         }

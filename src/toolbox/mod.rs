@@ -78,6 +78,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub(crate) mod answers;
+mod attempt;
 mod driver;
 mod errors;
 mod outcome;
@@ -91,6 +93,4 @@ pub use driver::Driver;
 pub use errors::{RegisterError, TimedOut, UnknownTool};
 pub use outcome::{Attempt, CallOutcome};
 pub use registry::{ToolOptions, Toolbox};
-#[cfg(feature = "mcp-client")]
-pub(crate) use run::cancelled_result;
 pub use turn::{ResumeError, Turn};

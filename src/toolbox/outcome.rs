@@ -7,6 +7,7 @@ use serde::de::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::value::RawValue;
 
+use super::ResumeError;
 use crate::canonical::ToolResult;
 use crate::provider::{Answered, Call, CallRef};
 use crate::retry::{Decision, StopReason};
@@ -35,6 +36,16 @@ pub struct CallOutcome {
     /// ([`StopReason::Suspended`] for a call parked on a request,
     /// [`StopReason::Cancelled`] for a cancelled one).
     pub stop: StopReason,
+    /// Why a call parked on a [`Driver`](super::Driver) that waits for
+    /// answers was answered with its pending request instead of resumed:
+    /// the answer the driver gave back is for another request
+    /// ([`ResumeError::OtherRequest`]: refused, never given to the tool),
+    /// or the call was resumed as often as one turn allows
+    /// ([`ResumeError::TooManyResumes`]). The call is still pending, and a
+    /// later turn can resume it ([`Turn::resume`](super::Turn::resume)).
+    /// `None` otherwise. Boxed: the outcome of every call is moved through
+    /// the turn, and most are never refused.
+    pub not_resumed: Option<Box<ResumeError>>,
 }
 
 impl CallOutcome {

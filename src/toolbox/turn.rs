@@ -7,7 +7,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::CallOutcome;
-use crate::canonical::Answer;
+use crate::canonical::{Answer, Request};
 use crate::provider::Call;
 use crate::tool::{CallEvent, Observer, Values};
 
@@ -102,6 +102,27 @@ pub enum ResumeError {
         /// The id the answer carries (cut to 64 characters).
         answer: String,
     },
+    /// The call was resumed as many times as one turn allows
+    /// ([`Toolbox::MAX_RESUMES`](super::Toolbox::MAX_RESUMES)) and parked
+    /// again.
+    #[error("the call was resumed {limit} times in one turn and parked again")]
+    TooManyResumes {
+        /// The most resumes of one call in one turn.
+        limit: u32,
+    },
+}
+
+/// Whether `answer` may resume a call parked on `request`: the one check
+/// of an answer, whoever brings it (a caller's [`Turn::resume`], or a
+/// driver's wait inside a turn).
+pub(super) fn check_answer(request: &Request, answer: &Answer) -> Result<(), ResumeError> {
+    if answer.answers(request) {
+        return Ok(());
+    }
+    Err(ResumeError::OtherRequest {
+        request: crate::canonical::shorten(&request.id),
+        answer: crate::canonical::shorten(&answer.id),
+    })
 }
 
 impl Turn {
@@ -157,12 +178,7 @@ impl Turn {
             .result
             .pending_request()
             .ok_or(ResumeError::NotPending)?;
-        if !answer.answers(&request) {
-            return Err(ResumeError::OtherRequest {
-                request: crate::canonical::shorten(&request.id),
-                answer: crate::canonical::shorten(&answer.id),
-            });
-        }
+        check_answer(&request, &answer)?;
         self.answers.resize_with(self.calls.len(), || None);
         self.answers.push(Some(answer));
         self.calls.push(parked.call.clone());

@@ -66,3 +66,9 @@ pub fn peak_of<R>(f: impl FnOnce() -> R) -> (usize, R) {
     let peak = PEAK.with(Cell::get) - start;
     (usize::try_from(peak).unwrap_or(0), out)
 }
+
+/// The heap live on this thread now (what it allocated and did not free;
+/// negative when it freed more than it allocated).
+pub fn live() -> isize {
+    LIVE.with(Cell::get)
+}

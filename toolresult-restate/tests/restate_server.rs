@@ -299,11 +299,17 @@ fn another_requests_answer(h: &Harness) -> Result<(), String> {
     let awakeable = h.awakeable("toolu_other")?;
     h.resolve(&awakeable, &json!({"id": "approve-9.9.9", "ok": true}))?;
     let turn = h.attach(&invocation)?;
+    // Refused by the toolbox: the call is answered with its pending
+    // request, and the body never ran with another request's answer.
     expect_eq(
-        &turn.reply["content"][0]["tool_use_id"],
-        &json!("toolu_other"),
-        "the call answered",
+        &turn.reply["content"],
+        &json!([{"type": "tool_result", "tool_use_id": "toolu_other",
+                 "content": "Deploy 2.0.0?", "is_error": true}]),
+        "reply",
     )?;
+    expect_eq(&turn.outcomes[0]["pending"], &json!(true), "pending")?;
+    expect_eq(&turn.outcomes[0]["stop"], &json!("suspended"), "stop")?;
+    expect_eq(&h.count("deploy-2.0.0"), &1, "runs of deploy")?;
     expect_eq(&h.parked("toolu_other", 1)?.len(), &1, "requests sent")?;
     let journal = h.journal(&invocation)?;
     expect_eq(

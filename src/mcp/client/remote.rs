@@ -16,7 +16,7 @@ use crate::mcp::increasing::Increasing;
 use crate::provider::ConvertError;
 use crate::provider::Mcp;
 use crate::tool::{Arguments, CallContext, Calling, Tool, ToolSafety};
-use crate::toolbox::cancelled_result;
+use crate::toolbox::answers;
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 
 /// A tool of an MCP server ([`McpClient::tools`](super::McpClient::tools)),
@@ -130,7 +130,7 @@ impl RemoteTool {
                         cx.progress(report.progress, report.total, report.message.as_deref());
                     }
                 }
-                () = cx.cancelled() => break cancelled_result(),
+                () = cx.cancelled() => break answers::cancelled(),
             }
         };
         if !cx.is_cancelled() {
