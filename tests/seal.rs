@@ -77,7 +77,9 @@ fn a_token_is_compact_text_safe_in_json_and_headers() {
     assert_eq!(parts[0], "v1");
     assert_eq!(parts[2].len(), 43, "a 32-byte mac in base64url");
     assert!(
-        parts[1..].iter().all(|part| part.bytes().all(|b| BASE64URL.contains(&b))),
+        parts[1..]
+            .iter()
+            .all(|part| part.bytes().all(|b| BASE64URL.contains(&b))),
         "{token}"
     );
     // JSON writes it as it is, and it is a valid header value.
@@ -123,7 +125,9 @@ fn the_format_is_the_documented_one() {
         HAND_MADE
     );
     assert_eq!(
-        keyring().open::<String>(HAND_MADE, &binding, at(NOW)).unwrap(),
+        keyring()
+            .open::<String>(HAND_MADE, &binding, at(NOW))
+            .unwrap(),
         "state-ok"
     );
 }
@@ -164,7 +168,11 @@ fn a_changed_character_anywhere_is_refused() {
     assert!(tampered > 60 * 100, "{tampered}");
     // Cut short, or grown, it is refused too.
     for cut in 0..token.len() {
-        assert!(keyring.open::<Parked>(&token[..cut], &binding(), at(NOW)).is_err());
+        assert!(
+            keyring
+                .open::<Parked>(&token[..cut], &binding(), at(NOW))
+                .is_err()
+        );
     }
     assert!(
         keyring
@@ -189,10 +197,7 @@ fn another_key_refuses_a_token() {
 #[test]
 fn a_rotated_keyring_opens_the_old_tokens_and_seals_with_the_new_key() {
     let old_token = token();
-    let rotated = Keyring::new(OTHER_KEY)
-        .unwrap()
-        .with_previous(KEY)
-        .unwrap();
+    let rotated = Keyring::new(OTHER_KEY).unwrap().with_previous(KEY).unwrap();
     assert_eq!(
         rotated
             .open::<Parked>(&old_token, &binding(), at(NOW))
@@ -214,10 +219,17 @@ fn a_rotated_keyring_opens_the_old_tokens_and_seals_with_the_new_key() {
         Err(OpenError::Tampered)
     );
     // A binding is checked under the key that sealed it.
-    let other_call = [("call", "call_9"), ("tool", "deploy"), ("arguments", ARGUMENTS), ("request", "req_1")];
+    let other_call = [
+        ("call", "call_9"),
+        ("tool", "deploy"),
+        ("arguments", ARGUMENTS),
+        ("request", "req_1"),
+    ];
     assert_eq!(
         rotated.open::<Parked>(&old_token, &other_call, at(NOW)),
-        Err(OpenError::OtherCall { field: "call".into() })
+        Err(OpenError::OtherCall {
+            field: "call".into()
+        })
     );
 }
 
@@ -236,7 +248,13 @@ fn an_expired_token_is_refused_and_one_not_yet_expired_opens() {
         let refused = keyring
             .open::<Parked>(&token, &binding(), after)
             .unwrap_err();
-        assert_eq!(refused, OpenError::Expired { at: expires, now: after });
+        assert_eq!(
+            refused,
+            OpenError::Expired {
+                at: expires,
+                now: after
+            }
+        );
     }
     assert_eq!(
         keyring
@@ -247,7 +265,11 @@ fn an_expired_token_is_refused_and_one_not_yet_expired_opens() {
     );
     // Without an expiry, it opens at any time.
     let forever = keyring.seal(&parked(), &binding(), None).unwrap();
-    assert!(keyring.open::<Parked>(&forever, &binding(), at(u32::MAX.into())).is_ok());
+    assert!(
+        keyring
+            .open::<Parked>(&forever, &binding(), at(u32::MAX.into()))
+            .is_ok()
+    );
 }
 
 #[test]
@@ -264,10 +286,14 @@ fn a_token_presented_for_another_call_is_refused_naming_the_field() {
     for (field, value) in changes {
         let mut other = binding();
         other.iter_mut().find(|(name, _)| *name == field).unwrap().1 = value;
-        let refused = keyring
-            .open::<Parked>(&token, &other, at(NOW))
-            .unwrap_err();
-        assert_eq!(refused, OpenError::OtherCall { field: field.into() }, "{field}");
+        let refused = keyring.open::<Parked>(&token, &other, at(NOW)).unwrap_err();
+        assert_eq!(
+            refused,
+            OpenError::OtherCall {
+                field: field.into()
+            },
+            "{field}"
+        );
         assert_eq!(
             refused.to_string(),
             format!("sealed token was issued for another call: its `{field}` differs")
@@ -278,17 +304,28 @@ fn a_token_presented_for_another_call_is_refused_naming_the_field() {
     more.push(("attempt", "2"));
     assert_eq!(
         keyring.open::<Parked>(&token, &more, at(NOW)),
-        Err(OpenError::OtherCall { field: "attempt".into() })
+        Err(OpenError::OtherCall {
+            field: "attempt".into()
+        })
     );
     assert_eq!(
         keyring.open::<Parked>(&token, &binding()[..3], at(NOW)),
-        Err(OpenError::OtherCall { field: "request".into() })
+        Err(OpenError::OtherCall {
+            field: "request".into()
+        })
     );
     // The value under another name is another binding.
-    let renamed = [("call", "call_1"), ("tool", "deploy"), ("args", ARGUMENTS), ("request", "req_1")];
+    let renamed = [
+        ("call", "call_1"),
+        ("tool", "deploy"),
+        ("args", ARGUMENTS),
+        ("request", "req_1"),
+    ];
     assert_eq!(
         keyring.open::<Parked>(&token, &renamed, at(NOW)),
-        Err(OpenError::OtherCall { field: "args".into() })
+        Err(OpenError::OtherCall {
+            field: "args".into()
+        })
     );
     // Names are compared whole, not as a prefix of name and value.
     let split = keyring.seal(&1u8, &[("ab", "c")], None).unwrap();
@@ -319,9 +356,16 @@ fn a_key_shorter_than_32_bytes_is_refused_with_its_length() {
 fn debug_shows_no_key_bytes() {
     let rotated = Keyring::new(KEY).unwrap().with_previous(OTHER_KEY).unwrap();
     for shown in [format!("{rotated:?}"), format!("{rotated:#?}")] {
-        assert!(!shown.contains("K3y") && !shown.contains("an0ther"), "{shown}");
+        assert!(
+            !shown.contains("K3y") && !shown.contains("an0ther"),
+            "{shown}"
+        );
         // Nor as numbers: the only digit is the count of previous keys.
-        assert_eq!(shown.chars().filter(char::is_ascii_digit).count(), 1, "{shown}");
+        assert_eq!(
+            shown.chars().filter(char::is_ascii_digit).count(),
+            1,
+            "{shown}"
+        );
     }
     assert_eq!(format!("{rotated:?}"), "Keyring { previous_keys: 1, .. }");
 }
@@ -364,7 +408,9 @@ fn a_token_over_the_limit_is_refused_before_decoding() {
     // Of the right shape but one byte too long: refused for its length alone.
     let long = format!("v1.{}.{}", "A".repeat(max - 46), "A".repeat(43));
     assert_eq!(long.len(), max + 1);
-    let refused = keyring().open::<Parked>(&long, &binding(), at(NOW)).unwrap_err();
+    let refused = keyring()
+        .open::<Parked>(&long, &binding(), at(NOW))
+        .unwrap_err();
     assert_eq!(refused, OpenError::TooLong { len: max + 1, max });
     assert_eq!(
         refused.to_string(),
@@ -388,7 +434,13 @@ fn a_token_over_the_limit_is_refused_before_decoding() {
     }
     let largest = keyring().seal(&"x".repeat(size), &[], None).unwrap();
     assert!(largest.len() > max - 4, "{}", largest.len());
-    assert_eq!(keyring().open::<String>(&largest, &[], at(NOW)).unwrap().len(), size);
+    assert_eq!(
+        keyring()
+            .open::<String>(&largest, &[], at(NOW))
+            .unwrap()
+            .len(),
+        size
+    );
 }
 
 #[test]
@@ -400,7 +452,10 @@ fn a_payload_of_another_type_is_refused_without_its_contents() {
     let refused = keyring.open::<Parked>(&token, &[], at(NOW)).unwrap_err();
     assert!(matches!(refused, OpenError::Payload { .. }), "{refused:?}");
     let shown = format!("{refused} {refused:?}");
-    assert!(!shown.contains("hunter2") && !shown.contains("secret"), "{shown}");
+    assert!(
+        !shown.contains("hunter2") && !shown.contains("secret"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -410,13 +465,18 @@ fn no_refusal_names_the_key_or_the_payload() {
         call: "hunter2-s3cr3t".into(),
         ..parked()
     };
-    let token = keyring
-        .seal(&secret, &binding(), Some(at(NOW)))
-        .unwrap();
+    let token = keyring.seal(&secret, &binding(), Some(at(NOW))).unwrap();
     let mut refusals = vec![
-        keyring.open::<Parked>(&token, &binding(), at(NOW)).unwrap_err(),
-        Keyring::new(OTHER_KEY).unwrap().open::<Parked>(&token, &binding(), at(0)).unwrap_err(),
-        keyring.open::<Parked>(&token, &[("call", "x")], at(0)).unwrap_err(),
+        keyring
+            .open::<Parked>(&token, &binding(), at(NOW))
+            .unwrap_err(),
+        Keyring::new(OTHER_KEY)
+            .unwrap()
+            .open::<Parked>(&token, &binding(), at(0))
+            .unwrap_err(),
+        keyring
+            .open::<Parked>(&token, &[("call", "x")], at(0))
+            .unwrap_err(),
         keyring.open::<u8>(&token, &binding(), at(0)).unwrap_err(),
     ];
     refusals.push(
@@ -429,6 +489,10 @@ fn no_refusal_names_the_key_or_the_payload() {
         for secret in ["hunter2", "K3y", "prod"] {
             assert!(!shown.contains(secret), "{shown}");
         }
-        assert_eq!(shown.chars().next().map(char::is_lowercase), Some(true), "{shown}");
+        assert_eq!(
+            shown.chars().next().map(char::is_lowercase),
+            Some(true),
+            "{shown}"
+        );
     }
 }

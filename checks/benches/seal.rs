@@ -39,7 +39,11 @@ const KEY: &[u8; 32] = b"a bench key of thirty-two bytes!";
 fn seal(c: &mut Criterion) {
     let keyring = Keyring::new(KEY).unwrap();
     let arguments = serde_json::to_string(&common::report()).unwrap();
-    assert!((900..1200).contains(&arguments.len()), "{}", arguments.len());
+    assert!(
+        (900..1200).contains(&arguments.len()),
+        "{}",
+        arguments.len()
+    );
     let binding = [
         ("call", "call_Jx81mQ2vT0aZ"),
         ("tool", "deploy_service"),
@@ -58,7 +62,10 @@ fn seal(c: &mut Criterion) {
     let now = SystemTime::now();
     let expires = Some(now + Duration::from_secs(600));
     let token = keyring.seal(&state, &binding, expires).unwrap();
-    assert_eq!(keyring.open::<Parked>(&token, &binding, now).unwrap(), state);
+    assert_eq!(
+        keyring.open::<Parked>(&token, &binding, now).unwrap(),
+        state
+    );
 
     let mut group = c.benchmark_group(format!(
         "seal/request_state ({}-byte arguments, {}-byte token)",
@@ -75,7 +82,11 @@ fn seal(c: &mut Criterion) {
         })
     });
     group.bench_function("toolresult: seal", |b| {
-        b.iter(|| keyring.seal(black_box(&state), black_box(&binding), expires).unwrap())
+        b.iter(|| {
+            keyring
+                .seal(black_box(&state), black_box(&binding), expires)
+                .unwrap()
+        })
     });
     group.bench_function("toolresult: open", |b| {
         b.iter(|| {

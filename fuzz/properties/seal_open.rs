@@ -80,7 +80,9 @@ pub fn check(data: &[u8]) {
         .with_previous(KEY)
         .expect("a 32-byte key");
     assert_eq!(
-        rotated.open::<String>(&token, &binding, sealed_at).as_deref(),
+        rotated
+            .open::<String>(&token, &binding, sealed_at)
+            .as_deref(),
         Ok(payload)
     );
     let stranger = Keyring::new(PREVIOUS).expect("a 32-byte key");

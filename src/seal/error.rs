@@ -102,7 +102,9 @@ pub enum OpenError {
     },
     /// Genuine and for this call, but its payload does not read as the
     /// type asked for (it was sealed as another type).
-    #[error("the sealed payload does not read as the type asked for (at column {column} of its JSON)")]
+    #[error(
+        "the sealed payload does not read as the type asked for (at column {column} of its JSON)"
+    )]
     Payload {
         /// Where in the payload's JSON reading stopped, from 1.
         column: usize,

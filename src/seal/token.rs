@@ -194,9 +194,11 @@ pub(crate) fn open<'k, T: DeserializeOwned>(
     for &(name, value) in binding {
         let same = sealed.next().is_some_and(|(sealed_name, kept)| {
             sealed_name == name
-                && URL_SAFE_NO_PAD
-                    .decode(kept)
-                    .is_ok_and(|kept| digest(key, name, value).verify_truncated_left(&kept).is_ok())
+                && URL_SAFE_NO_PAD.decode(kept).is_ok_and(|kept| {
+                    digest(key, name, value)
+                        .verify_truncated_left(&kept)
+                        .is_ok()
+                })
         });
         if !same {
             return Err(OpenError::OtherCall {
