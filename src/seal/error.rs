@@ -1,16 +1,35 @@
-//! What can go wrong making a keyring or a token ([`SealError`]) and opening
-//! one ([`OpenError`]). No message names a key or a payload's contents.
+//! What can go wrong making a keyring, sealing a payload or opening a
+//! token: one error for the seal. No message names a key or a payload's
+//! contents.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// Making a [`Keyring`](super::Keyring) or sealing a payload failed.
+/// What went wrong making a [`Keyring`](super::Keyring), sealing a payload
+/// or opening a token.
+///
+/// [`Keyring::open`](super::Keyring::open) checks in the order of the
+/// variants from [`TooLong`](Self::TooLong) on, so a variant says the
+/// checks before it passed: an [`Expired`](Self::Expired) or
+/// [`OtherCall`](Self::OtherCall) token is genuine (sealed by a key of the
+/// keyring), a [`Tampered`](Self::Tampered) one is not. No message names a
+/// key or a payload's contents.
 ///
 /// ```
+/// use std::time::SystemTime;
 /// use toolresult::seal::{Keyring, SealError};
 ///
 /// let short = Keyring::new(b"sixteen byte key").unwrap_err();
 /// assert!(matches!(short, SealError::KeyTooShort { len: 16 }));
 /// assert_eq!(short.to_string(), "seal key is 16 bytes long; a key needs at least 32 bytes");
+///
+/// let keyring = Keyring::new([7u8; 32])?;
+/// let call = [("call", "call_1"), ("tool", "deploy")];
+/// let token = keyring.seal("approved", &call, None)?;
+/// let other = [("call", "call_2"), ("tool", "deploy")];
+/// let refused = keyring.open::<String>(&token, &other, SystemTime::now()).unwrap_err();
+/// assert!(matches!(&refused, SealError::OtherCall { field } if field == "call"));
+/// assert_eq!(refused.to_string(), "sealed token was issued for another call: its `call` differs");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -21,46 +40,12 @@ pub enum SealError {
         /// The length of the key given, in bytes.
         len: usize,
     },
-    /// The payload's `Serialize` failed (the source says how).
+    /// Sealing: the payload's `Serialize` failed (the source says how).
     #[error("the payload to seal does not serialise to JSON")]
-    Payload(#[source] serde_json::Error),
-    /// The token would be longer than any token [`open`](super::Keyring::open)
-    /// reads: it could never come back.
-    #[error("the sealed token would be {len} bytes, over the {max} bytes a token may have")]
-    TooLong {
-        /// The length the token would have, in bytes.
-        len: usize,
-        /// [`Keyring::MAX_TOKEN_LEN`](super::Keyring::MAX_TOKEN_LEN).
-        max: usize,
-    },
-}
-
-/// A token was refused by [`Keyring::open`](super::Keyring::open).
-///
-/// The checks run in the order of the variants, so a variant says the
-/// checks before it passed: an [`Expired`](Self::Expired) or
-/// [`OtherCall`](Self::OtherCall) token is genuine (sealed by a key of the
-/// keyring), a [`Tampered`](Self::Tampered) one is not.
-///
-/// ```
-/// use std::time::{Duration, SystemTime};
-/// use toolresult::seal::{Keyring, OpenError};
-///
-/// let keyring = Keyring::new([7u8; 32])?;
-/// let call = [("call", "call_1"), ("tool", "deploy")];
-/// let token = keyring.seal("approved", &call, None)?;
-///
-/// let other = [("call", "call_2"), ("tool", "deploy")];
-/// let refused = keyring.open::<String>(&token, &other, SystemTime::now()).unwrap_err();
-/// assert!(matches!(&refused, OpenError::OtherCall { field } if field == "call"));
-/// assert_eq!(refused.to_string(), "sealed token was issued for another call: its `call` differs");
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum OpenError {
-    /// Longer than [`Keyring::MAX_TOKEN_LEN`](super::Keyring::MAX_TOKEN_LEN):
-    /// refused before any decoding.
+    Unserializable(#[source] serde_json::Error),
+    /// A token longer than [`Keyring::MAX_TOKEN_LEN`](super::Keyring::MAX_TOKEN_LEN):
+    /// sealing, it could never come back; opening, it is refused before
+    /// any decoding.
     #[error("sealed token is {len} bytes, over the {max} bytes a token may have")]
     TooLong {
         /// The token's length, in bytes.
@@ -105,7 +90,7 @@ pub enum OpenError {
     #[error(
         "the sealed payload does not read as the type asked for (at column {column} of its JSON)"
     )]
-    Payload {
+    Unreadable {
         /// Where in the payload's JSON reading stopped, from 1.
         column: usize,
     },

@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sha2::Sha256;
 
-use super::error::{OpenError, SealError};
+use super::error::SealError;
 use super::token;
 
 /// HMAC-SHA-256, as RustCrypto's `hmac` and `sha2` make it.
@@ -166,15 +166,15 @@ impl Keyring {
     /// the caller's: `SystemTime::now()`, or any time in a test).
     ///
     /// Checks, in this order, and refuses with the first that fails: the
-    /// length ([`OpenError::TooLong`]), the format
-    /// ([`OpenError::Malformed`]), the MAC, compared in constant time
-    /// ([`OpenError::Tampered`]), the expiry ([`OpenError::Expired`]), the
-    /// binding ([`OpenError::OtherCall`], naming the field), and the
-    /// payload's type ([`OpenError::Payload`]).
+    /// length ([`SealError::TooLong`]), the format
+    /// ([`SealError::Malformed`]), the MAC, compared in constant time
+    /// ([`SealError::Tampered`]), the expiry ([`SealError::Expired`]), the
+    /// binding ([`SealError::OtherCall`], naming the field), and the
+    /// payload's type ([`SealError::Unreadable`]).
     ///
     /// ```
     /// use std::time::{Duration, SystemTime};
-    /// use toolresult::seal::{Keyring, OpenError};
+    /// use toolresult::seal::{Keyring, SealError};
     ///
     /// let keyring = Keyring::new([4u8; 32])?;
     /// let sealed_at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
@@ -182,7 +182,7 @@ impl Keyring {
     ///
     /// assert_eq!(keyring.open::<u8>(&token, &[], sealed_at + Duration::from_secs(59))?, 7);
     /// let late = keyring.open::<u8>(&token, &[], sealed_at + Duration::from_secs(61));
-    /// assert!(matches!(late, Err(OpenError::Expired { .. })));
+    /// assert!(matches!(late, Err(SealError::Expired { .. })));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open<T: DeserializeOwned>(
@@ -190,7 +190,7 @@ impl Keyring {
         token: &str,
         binding: &[(&str, &str)],
         now: SystemTime,
-    ) -> Result<T, OpenError> {
+    ) -> Result<T, SealError> {
         token::open(
             std::iter::once(&self.current).chain(&self.previous),
             token,

@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
 use super::Keyring;
-use super::error::{OpenError, SealError};
+use super::error::SealError;
 use super::keyring::{HmacSha256, Key};
 
 /// The format's version, the token's first part.
@@ -94,7 +94,7 @@ pub(crate) fn seal<T: Serialize + ?Sized>(
         e: expires_at.map(unix_millis),
         d: payload,
     };
-    let json = serde_json::to_vec(&body).map_err(SealError::Payload)?;
+    let json = serde_json::to_vec(&body).map_err(SealError::Unserializable)?;
     let len = base64::encoded_len(json.len(), false)
         .and_then(|body| (VERSION.len() + 2 + MAC_TEXT_LEN).checked_add(body))
         .unwrap_or(usize::MAX);
@@ -119,8 +119,8 @@ pub(crate) fn seal<T: Serialize + ?Sized>(
     Ok(token)
 }
 
-fn malformed(part: &'static str, problem: &'static str) -> OpenError {
-    OpenError::Malformed { part, problem }
+fn malformed(part: &'static str, problem: &'static str) -> SealError {
+    SealError::Malformed { part, problem }
 }
 
 pub(crate) fn open<'k, T: DeserializeOwned>(
@@ -128,9 +128,9 @@ pub(crate) fn open<'k, T: DeserializeOwned>(
     token: &str,
     binding: &[(&str, &str)],
     now: SystemTime,
-) -> Result<T, OpenError> {
+) -> Result<T, SealError> {
     if token.len() > Keyring::MAX_TOKEN_LEN {
-        return Err(OpenError::TooLong {
+        return Err(SealError::TooLong {
             len: token.len(),
             max: Keyring::MAX_TOKEN_LEN,
         });
@@ -171,7 +171,7 @@ pub(crate) fn open<'k, T: DeserializeOwned>(
                 .verify_slice(&mac)
                 .is_ok()
         })
-        .ok_or(OpenError::Tampered)?;
+        .ok_or(SealError::Tampered)?;
 
     // Past the MAC, the body is what a key of the keyring sealed.
     let head: BodyIn<'_> = serde_json::from_slice(&body_bytes).map_err(|_| {
@@ -183,7 +183,7 @@ pub(crate) fn open<'k, T: DeserializeOwned>(
     if let Some(expiry) = head.e
         && unix_millis(now) >= expiry
     {
-        return Err(OpenError::Expired {
+        return Err(SealError::Expired {
             at: UNIX_EPOCH
                 .checked_add(Duration::from_millis(expiry))
                 .unwrap_or(UNIX_EPOCH),
@@ -201,17 +201,17 @@ pub(crate) fn open<'k, T: DeserializeOwned>(
                 })
         });
         if !same {
-            return Err(OpenError::OtherCall {
+            return Err(SealError::OtherCall {
                 field: name.to_owned(),
             });
         }
     }
     if let Some((extra, _)) = sealed.next() {
-        return Err(OpenError::OtherCall {
+        return Err(SealError::OtherCall {
             field: extra.clone(),
         });
     }
-    serde_json::from_str(head.d.get()).map_err(|error| OpenError::Payload {
+    serde_json::from_str(head.d.get()).map_err(|error| SealError::Unreadable {
         column: error.column(),
     })
 }
