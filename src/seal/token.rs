@@ -50,7 +50,9 @@ struct BodyOut<'a, T: ?Sized> {
 /// The body as opened: the payload is read only after the checks.
 #[derive(Deserialize)]
 struct BodyIn<'a> {
-    b: Vec<(String, String)>,
+    /// A digest is base64url, which JSON never escapes: it is borrowed.
+    #[serde(borrow)]
+    b: Vec<(String, &'a str)>,
     #[serde(default)]
     e: Option<u64>,
     #[serde(borrow)]
@@ -193,12 +195,15 @@ pub(crate) fn open<'k, T: DeserializeOwned>(
     let mut sealed = head.b.iter();
     for &(name, value) in binding {
         let same = sealed.next().is_some_and(|(sealed_name, kept)| {
+            let mut bytes = [0u8; DIGEST_LEN + 2];
             sealed_name == name
-                && URL_SAFE_NO_PAD.decode(kept).is_ok_and(|kept| {
-                    digest(key, name, value)
-                        .verify_truncated_left(&kept)
-                        .is_ok()
-                })
+                && URL_SAFE_NO_PAD
+                    .decode_slice(kept, &mut bytes)
+                    .ok()
+                    .and_then(|len| bytes.get(..len))
+                    .is_some_and(|kept| {
+                        digest(key, name, value).verify_truncated_left(kept).is_ok()
+                    })
         });
         if !same {
             return Err(SealError::OtherCall {
