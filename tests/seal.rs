@@ -518,3 +518,25 @@ fn no_refusal_names_the_key_or_the_payload() {
         );
     }
 }
+
+#[test]
+fn a_keyring_is_shared_across_threads_and_its_error_boxes() {
+    fn shared<T: Send + Sync + Clone + 'static>(_: &T) {}
+    fn boxed(error: SealError) -> Box<dyn std::error::Error + Send + Sync> {
+        Box::new(error)
+    }
+    let keyring = keyring();
+    shared(&keyring);
+    let token = token();
+    let opened = std::thread::spawn({
+        let keyring = keyring.clone();
+        move || keyring.open::<Parked>(&token, &binding(), at(NOW)).unwrap()
+    })
+    .join()
+    .unwrap();
+    assert_eq!(opened, parked());
+    assert_eq!(
+        boxed(Keyring::new([0u8; 8]).unwrap_err()).to_string(),
+        "seal key is 8 bytes long; a key needs at least 32 bytes"
+    );
+}
