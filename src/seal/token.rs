@@ -200,6 +200,7 @@ pub(crate) fn open<'k, T: DeserializeOwned>(
                 && URL_SAFE_NO_PAD
                     .decode_slice(kept, &mut bytes)
                     .ok()
+                    .filter(|&len| len == DIGEST_LEN)
                     .and_then(|len| bytes.get(..len))
                     .is_some_and(|kept| {
                         digest(key, name, value).verify_truncated_left(kept).is_ok()
