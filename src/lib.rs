@@ -219,6 +219,8 @@ mod chain;
 pub mod mcp;
 pub mod provider;
 pub mod retry;
+#[cfg(feature = "seal")]
+pub mod seal;
 pub mod tool;
 #[cfg(feature = "toolbox")]
 pub mod toolbox;

@@ -150,3 +150,8 @@ fn toolbox_turn() {
 fn mcp_serve() {
     replay("mcp_serve");
 }
+
+#[test]
+fn seal_open() {
+    replay("seal_open");
+}

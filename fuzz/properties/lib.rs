@@ -25,6 +25,7 @@ pub mod mcp_serve;
 pub mod openai_chat_calls;
 pub mod openai_responses_calls;
 pub mod request_json;
+pub mod seal_open;
 pub mod tool_args;
 pub mod tool_result_json;
 pub mod toolbox_turn;
@@ -48,4 +49,5 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("budget_apply", budget_apply::check),
     ("toolbox_turn", toolbox_turn::check),
     ("mcp_serve", mcp_serve::check),
+    ("seal_open", seal_open::check),
 ];
