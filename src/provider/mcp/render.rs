@@ -18,19 +18,22 @@ pub(super) const UNNAMED_FILE: &str = "attachment";
 /// [`UNNAMED_FILE`].
 const UNNAMED_FILE_URI: &str = "file:///attachment";
 
-/// An MCP `CallToolResult`, borrowing from the canonical result.
+/// An MCP `CallToolResult`, borrowing from the canonical result: what
+/// [`render`] decided, which its `Serialize` writes as JSON and the `rmcp`
+/// conversion builds rmcp's type from, block for block.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallToolResult<'a> {
-    content: Vec<Content<'a>>,
+    pub(super) content: Vec<Content<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    structured_content: Option<&'a RawValue>,
-    is_error: bool,
+    pub(super) structured_content: Option<&'a RawValue>,
+    pub(super) is_error: bool,
 }
 
+/// One content block of a [`CallToolResult`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-enum Content<'a> {
+pub(super) enum Content<'a> {
     Text {
         text: Cow<'a, str>,
     },
@@ -55,18 +58,27 @@ enum Content<'a> {
     },
 }
 
+/// The `resource` of an embedded file: its bytes as a blob.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct BlobResource<'a> {
-    uri: Cow<'a, str>,
-    mime_type: &'a str,
-    blob: Base64<'a>,
+pub(super) struct BlobResource<'a> {
+    pub(super) uri: Cow<'a, str>,
+    pub(super) mime_type: &'a str,
+    pub(super) blob: Base64<'a>,
 }
 
-/// The `CallToolResult` of one result, with its `structuredContent`.
+/// The `CallToolResult` of one result, with its `structuredContent`: the
+/// one decision of which content blocks go, whether `structuredContent`
+/// goes and `isError`, for every MCP path (the provider's JSON, the rmcp
+/// conversions, the server).
 ///
-/// MCP's one rule beyond the shape, here for every MCP path (the
-/// provider, the rmcp conversions, the server): a success that promised
+/// It carries no `resultType`: the JSON has no peer's protocol version,
+/// and an absent `resultType` is read as `"complete"` by every revision's
+/// client, where the 2025 revisions never had the field. The rmcp
+/// conversion adds `"complete"`, which rmcp's server keeps for a
+/// 2026-07-28 request and strips for an older peer.
+///
+/// MCP's one rule beyond the shape: a success that promised
 /// a `structuredContent` it cannot send under its output schema
 /// (`withheld`) goes as an error result, since MCP wants a conforming
 /// value with every success of a tool that declares an output schema.
