@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::canonical::{ContentPart, PartKind, ToolResult};
@@ -24,10 +24,58 @@ const UNNAMED_FILE_URI: &str = "file:///attachment";
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallToolResult<'a> {
-    pub(super) content: Vec<Content<'a>>,
+    pub(super) content: Blocks<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) structured_content: Option<&'a RawValue>,
     pub(super) is_error: bool,
+}
+
+/// The content blocks of a [`CallToolResult`], made one at a time as they
+/// are written or built (no list of them is held): the text block of
+/// `output` first, when there is one, then a block per part.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Blocks<'a> {
+    lead: Option<&'a str>,
+    parts: &'a [ContentPart],
+}
+
+impl<'a> Blocks<'a> {
+    /// Each block, in order.
+    pub(super) fn iter(self) -> impl ExactSizeIterator<Item = Content<'a>> {
+        let lead = self.lead.map(|text| Content::Text { text });
+        EachBlock {
+            lead,
+            parts: self.parts.iter(),
+        }
+    }
+}
+
+/// The iterator of [`Blocks::iter`]: an exact size, so the JSON array and
+/// rmcp's list are sized once.
+struct EachBlock<'a> {
+    lead: Option<Content<'a>>,
+    parts: std::slice::Iter<'a, ContentPart>,
+}
+
+impl<'a> Iterator for EachBlock<'a> {
+    type Item = Content<'a>;
+
+    fn next(&mut self) -> Option<Content<'a>> {
+        self.lead.take().or_else(|| self.parts.next().map(block))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = usize::from(self.lead.is_some()) + self.parts.len();
+        (len, Some(len))
+    }
+}
+
+impl ExactSizeIterator for EachBlock<'_> {}
+
+impl Serialize for Blocks<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
 }
 
 /// One content block of a [`CallToolResult`].
@@ -35,7 +83,7 @@ pub struct CallToolResult<'a> {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub(super) enum Content<'a> {
     Text {
-        text: Cow<'a, str>,
+        text: &'a str,
     },
     Image {
         data: Base64<'a>,
@@ -87,15 +135,12 @@ pub(crate) fn render<'a>(
     structured: Option<&'a RawValue>,
     withheld: bool,
 ) -> CallToolResult<'a> {
-    let mut content = Vec::with_capacity(result.parts.len() + 1);
-    if !result.output.is_empty() || result.parts.is_empty() {
-        content.push(Content::Text {
-            text: Cow::Borrowed(&result.output),
-        });
-    }
-    content.extend(result.parts.iter().map(block));
+    let lead = (!result.output.is_empty() || result.parts.is_empty()).then_some(&*result.output);
     CallToolResult {
-        content,
+        content: Blocks {
+            lead,
+            parts: &result.parts,
+        },
         structured_content: structured,
         is_error: result.is_error || (withheld && structured.is_none()),
     }
@@ -104,7 +149,7 @@ pub(crate) fn render<'a>(
 fn block(part: &ContentPart) -> Content<'_> {
     let Some(media) = Media::of(part) else {
         return Content::Text {
-            text: Cow::Borrowed(part.as_text().unwrap_or_default()),
+            text: part.as_text().unwrap_or_default(),
         };
     };
     let mime_type = media.mime_type;

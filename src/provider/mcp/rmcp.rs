@@ -40,7 +40,7 @@ pub(crate) fn to_rmcp(
                 None,
             )
         })?;
-    let mut answer = CallToolResult::success(rendered.content.into_iter().map(block).collect());
+    let mut answer = CallToolResult::success(rendered.content.iter().map(block).collect());
     answer.result_type = Some(ResultType::COMPLETE);
     answer.structured_content = structured_content;
     answer.is_error = Some(rendered.is_error);
@@ -87,7 +87,9 @@ pub(crate) fn call_id(id: &NumberOrString) -> String {
 /// An rmcp server tool can return the typed result as it is: it is lowered,
 /// and a success whose value is a JSON object carries it as
 /// `structuredContent` beside the same JSON as text. The source error stays
-/// on the Rust side: it is dropped here, never sent.
+/// on the Rust side: it is dropped here, never sent. Every conversion here
+/// carries the 2026-07-28 revision's `resultType: "complete"`, which
+/// rmcp's server strips for a peer of an older revision.
 ///
 /// ```
 /// use rmcp::handler::server::tool::IntoCallToolResult;
@@ -102,6 +104,7 @@ pub(crate) fn call_id(id: &NumberOrString) -> String {
 /// else { unreachable!() };
 /// assert_eq!(answer.structured_content, Some(serde_json::json!({"celsius": -3.5})));
 /// assert_eq!(answer.content[0].as_text().unwrap().text, r#"{"celsius":-3.5}"#);
+/// assert_eq!(answer.result_type, Some(rmcp::model::ResultType::COMPLETE));
 /// # Ok::<(), rmcp::ErrorData>(())
 /// ```
 impl<T: Serialize, E: Serialize> IntoCallToolResult for crate::ToolResult<T, E> {
