@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ResultType};
 use serde_json::json;
 use toolresult::IntoToolResult;
 use toolresult::canonical::{ContentPart, PartLimit, ToolResult};
@@ -54,14 +54,12 @@ struct Rows {
 
 #[test]
 fn rmcp_json_is_the_rendered_json() {
-    // rmcp may write the newer protocol's `resultType`; absent means the same.
+    // The conversion adds the 2026-07-28 revision's `resultType`, which
+    // the rendered JSON, written for no revision in particular, leaves out.
     fn without_result_type(answer: CallToolResult) -> serde_json::Value {
         let mut value = serde_json::to_value(answer).unwrap();
         let result_type = value.as_object_mut().unwrap().remove("resultType");
-        assert!(
-            result_type.is_none() || result_type == Some(json!("complete")),
-            "{result_type:?}"
-        );
+        assert_eq!(result_type, Some(json!("complete")));
         value
     }
     for result in cases() {
@@ -84,6 +82,51 @@ fn rmcp_json_is_the_rendered_json() {
     assert_eq!(without_result_type(to_rmcp(lowered)), rendered);
     let typed = toolresult::ToolResult::<_>::ok(Rows { rows: 3 });
     assert_eq!(without_result_type(to_rmcp(typed)), rendered);
+}
+
+/// Every kind of block, and the results with no parts: the rmcp result is
+/// built straight from the rendering's decision, with no JSON between.
+fn every_block() -> Vec<ToolResult> {
+    let unnamed = ContentPart::from_bytes(b"%PDF-1.4".to_vec(), "application/pdf").unwrap();
+    let spaced = pdf().with_name("Q3 report (final).pdf");
+    let text = ContentPart::text("a text part");
+    let mut all = cases();
+    all.extend([
+        ToolResult::ok(""),
+        ToolResult::error(""),
+        ToolResult::ok("").with_parts([png()]),
+        ToolResult::error("failed").with_parts([unnamed, spaced, text]),
+    ]);
+    all
+}
+
+#[test]
+fn rmcp_result_is_what_rmcp_reads_from_the_rendered_json() {
+    for result in every_block() {
+        let rendered = serde_json::to_string(
+            &Mcp::render(&(CallRef::new("1", "tool"), &result), PartPolicy::Strict).unwrap(),
+        )
+        .unwrap();
+        let mut read_back: CallToolResult = serde_json::from_str(&rendered).unwrap();
+        read_back.result_type = Some(ResultType::COMPLETE);
+        let built = to_rmcp(result.clone());
+        assert_eq!(built, read_back, "{result:?}");
+        // The same bytes, `resultType` first where rmcp writes it.
+        assert_eq!(
+            serde_json::to_string(&built).unwrap(),
+            format!(r#"{{"resultType":"complete",{}"#, &rendered[1..]),
+            "{result:?}"
+        );
+    }
+    let lowered = toolresult::ToolResult::<_>::ok(Rows { rows: 3 }).lower();
+    let rendered = serde_json::to_string(
+        &Mcp::render(&(CallRef::new("1", "tool"), &lowered), PartPolicy::Strict).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        serde_json::to_string(&to_rmcp(lowered)).unwrap(),
+        format!(r#"{{"resultType":"complete",{}"#, &rendered[1..])
+    );
 }
 
 #[test]

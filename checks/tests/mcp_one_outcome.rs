@@ -5,18 +5,24 @@
 //! `Mcp::reply`, rmcp's `IntoCallToolResult`, and the server's answer to
 //! `tools/call` over an in-memory pipe, read by rmcp's client and as the
 //! bytes the server wrote. The expected bytes are written out here, by
-//! hand.
+//! hand. rmcp's `CallToolResult` adds the 2026-07-28 revision's
+//! `"resultType":"complete"`, which rmcp's server keeps for a 2026-07-28
+//! request and strips for a peer of an older revision.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::handler::server::tool::IntoCallToolResult;
-use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, JsonObject};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, JsonObject, ResultType,
+};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf};
+use tokio::io::{
+    AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf,
+};
 use tokio::sync::Notify;
 use toolresult::budget::{Artifact, ArtifactError, ArtifactId, ArtifactStore, Budget};
 use toolresult::mcp::McpServer;
@@ -152,13 +158,18 @@ async fn outcomes() -> Vec<CallOutcome> {
     outcomes
 }
 
-/// rmcp's result as JSON text, without the newer protocol's
-/// `resultType` (absent means `complete`, as the 2025 revisions write it).
+/// The result a crate's conversion to rmcp built, as JSON text without
+/// its `resultType`, which must be `complete`.
 fn rmcp_json(mut answer: CallToolResult) -> String {
-    if let Some(kind) = answer.result_type.take() {
-        assert_eq!(serde_json::to_value(kind).unwrap(), json!("complete"));
-    }
+    assert_eq!(answer.result_type.take(), Some(ResultType::COMPLETE));
     serde_json::to_string(&answer).unwrap()
+}
+
+/// The bytes of a 2026-07-28 answer: `expected` with `resultType` first,
+/// where rmcp writes it.
+fn with_result_type(expected: &str) -> String {
+    let fields = expected.strip_prefix('{').expect("a JSON object");
+    format!(r#"{{"resultType":"complete",{fields}"#)
 }
 
 fn complete(response: CallToolResponse) -> CallToolResult {
@@ -207,6 +218,15 @@ async fn a_typed_result_converts_to_the_same_bytes() {
     assert_eq!(rmcp_json(failed), FAIL);
 }
 
+/// The result rmcp's client read, as JSON text without its `resultType`,
+/// which is `complete` when there is one (absent means `complete`).
+fn read_json(mut answer: CallToolResult) -> String {
+    if let Some(kind) = answer.result_type.take() {
+        assert_eq!(kind, ResultType::COMPLETE);
+    }
+    serde_json::to_string(&answer).unwrap()
+}
+
 /// A client of the server, over an in-memory pipe.
 async fn serve(server: McpServer) -> RunningService<RoleClient, ()> {
     let (server_end, client_end) = tokio::io::duplex(64 * 1024);
@@ -231,14 +251,17 @@ async fn rmcp_s_client_reads_the_expected_bytes() {
             .await
             .expect("answered in time")
             .unwrap();
-        assert_eq!(rmcp_json(answer), expected, "served: {name}");
+        assert_eq!(read_json(answer), expected, "served: {name}");
     }
     let _ = client.cancel().await;
 }
 
+/// The lines a server's session writes.
+type ServerLines = Lines<BufReader<ReadHalf<DuplexStream>>>;
+
 /// The `result` of the JSON-RPC response `id`, the next response among
 /// the server's lines, as the bytes it wrote.
-async fn result_of(lines: &mut Lines<BufReader<ReadHalf<DuplexStream>>>, id: u64) -> String {
+async fn result_of(lines: &mut ServerLines, id: u64) -> String {
     #[derive(serde::Deserialize)]
     struct Response {
         id: Option<Value>,
@@ -257,10 +280,9 @@ async fn result_of(lines: &mut Lines<BufReader<ReadHalf<DuplexStream>>>, id: u64
     panic!("no response {id}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_server_writes_the_expected_bytes() {
-    let started = Arc::new(Notify::new());
-    let server = McpServer::new(toolbox(Arc::clone(&started))).unwrap();
+/// A session of the server over an in-memory pipe, as the lines it writes
+/// and the pipe's end to write requests into.
+fn raw_session(server: &McpServer) -> (ServerLines, WriteHalf<DuplexStream>) {
     let (server_end, client_end) = tokio::io::duplex(64 * 1024);
     let session = server.session();
     tokio::spawn(async move {
@@ -268,12 +290,21 @@ async fn the_server_writes_the_expected_bytes() {
             let _ = running.waiting().await;
         }
     });
-    let (read, mut write) = tokio::io::split(client_end);
-    let mut lines = BufReader::new(read).lines();
+    let (read, write) = tokio::io::split(client_end);
+    (BufReader::new(read).lines(), write)
+}
+
+/// A 2025-11-25 client, the newest revision without `resultType`: the
+/// expected bytes as they are.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_writes_the_expected_bytes_to_a_2025_client() {
+    let started = Arc::new(Notify::new());
+    let server = McpServer::new(toolbox(Arc::clone(&started))).unwrap();
+    let (mut lines, mut write) = raw_session(&server);
     let answered = async {
         write
             .write_all(concat!(
-                r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
+                r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#,
                 "\n",
                 r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
                 "\n"
@@ -302,7 +333,43 @@ async fn the_server_writes_the_expected_bytes() {
                 assert_eq!(expected, CANCELLED);
                 continue;
             }
-            assert_eq!(result_of(&mut lines, id).await, expected, "served: {name}");
+            let answer = result_of(&mut lines, id).await;
+            assert!(!answer.contains("resultType"), "{name}: {answer}");
+            assert_eq!(answer, expected, "served: {name}");
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(20), answered)
+        .await
+        .expect("every call answered in time");
+}
+
+/// A 2026-07-28 request (its revision and capabilities in `_meta`, no
+/// `initialize`): the expected bytes with `"resultType":"complete"`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_server_writes_result_type_for_a_2026_request() {
+    let server = McpServer::new(toolbox(Arc::new(Notify::new()))).unwrap();
+    let (mut lines, mut write) = raw_session(&server);
+    let answered = async {
+        // The cancelled call's bytes are the in-process paths' to check:
+        // a cancelled request gets no response.
+        for (id, (name, expected)) in (1..).zip(EXPECTED).filter(|(_, (name, _))| *name != "hang") {
+            let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+                "name": name,
+                "arguments": {},
+                "_meta": {
+                    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                    "io.modelcontextprotocol/clientCapabilities": {},
+                },
+            }});
+            write
+                .write_all(format!("{request}\n").as_bytes())
+                .await
+                .unwrap();
+            assert_eq!(
+                result_of(&mut lines, id).await,
+                with_result_type(expected),
+                "served: {name}"
+            );
         }
     };
     tokio::time::timeout(Duration::from_secs(20), answered)

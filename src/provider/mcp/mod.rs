@@ -34,7 +34,12 @@ use crate::provider::ConvertError;
 /// `isError: true`: MCP wants a conforming value with every success of a
 /// tool that declares an output schema. Every MCP path writes these same
 /// bytes: this provider, the `rmcp` conversions and
-/// [`McpServer`](crate::mcp)'s `tools/call`. MCP carries every part, so
+/// [`McpServer`](crate::mcp)'s `tools/call`. There is no `resultType`:
+/// the JSON is for no revision in particular, the 2025 revisions have no
+/// such field, and a 2026-07-28 client reads a result without one as
+/// `"complete"`. The `rmcp` conversions add `"resultType": "complete"`,
+/// which the 2026-07-28 revision wants of its servers, and rmcp's server
+/// strips it for an older peer; a 2026-07-28 server of your own adds it. MCP carries every part, so
 /// the [`PartPolicy`] changes nothing here and rendering never fails.
 ///
 /// An embedded file's `uri` is `file:///` and its name, percent-encoded

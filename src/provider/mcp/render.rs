@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
 use crate::canonical::{ContentPart, PartKind, ToolResult};
@@ -18,21 +18,72 @@ pub(super) const UNNAMED_FILE: &str = "attachment";
 /// [`UNNAMED_FILE`].
 const UNNAMED_FILE_URI: &str = "file:///attachment";
 
-/// An MCP `CallToolResult`, borrowing from the canonical result.
+/// An MCP `CallToolResult`, borrowing from the canonical result: what
+/// [`render`] decided, which its `Serialize` writes as JSON and the `rmcp`
+/// conversion builds rmcp's type from, block for block.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CallToolResult<'a> {
-    content: Vec<Content<'a>>,
+    pub(super) content: Blocks<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    structured_content: Option<&'a RawValue>,
-    is_error: bool,
+    pub(super) structured_content: Option<&'a RawValue>,
+    pub(super) is_error: bool,
 }
 
+/// The content blocks of a [`CallToolResult`], made one at a time as they
+/// are written or built (no list of them is held): the text block of
+/// `output` first, when there is one, then a block per part.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Blocks<'a> {
+    lead: Option<&'a str>,
+    parts: &'a [ContentPart],
+}
+
+impl<'a> Blocks<'a> {
+    /// Each block, in order.
+    pub(super) fn iter(self) -> impl ExactSizeIterator<Item = Content<'a>> {
+        let lead = self.lead.map(|text| Content::Text { text });
+        EachBlock {
+            lead,
+            parts: self.parts.iter(),
+        }
+    }
+}
+
+/// The iterator of [`Blocks::iter`]: an exact size, so the JSON array and
+/// rmcp's list are sized once.
+struct EachBlock<'a> {
+    lead: Option<Content<'a>>,
+    parts: std::slice::Iter<'a, ContentPart>,
+}
+
+impl<'a> Iterator for EachBlock<'a> {
+    type Item = Content<'a>;
+
+    fn next(&mut self) -> Option<Content<'a>> {
+        self.lead.take().or_else(|| self.parts.next().map(block))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let len = usize::from(self.lead.is_some()) + self.parts.len();
+        (len, Some(len))
+    }
+}
+
+impl ExactSizeIterator for EachBlock<'_> {}
+
+impl Serialize for Blocks<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+/// One content block of a [`CallToolResult`].
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
-enum Content<'a> {
+pub(super) enum Content<'a> {
     Text {
-        text: Cow<'a, str>,
+        text: &'a str,
     },
     Image {
         data: Base64<'a>,
@@ -55,18 +106,27 @@ enum Content<'a> {
     },
 }
 
+/// The `resource` of an embedded file: its bytes as a blob.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct BlobResource<'a> {
-    uri: Cow<'a, str>,
-    mime_type: &'a str,
-    blob: Base64<'a>,
+pub(super) struct BlobResource<'a> {
+    pub(super) uri: Cow<'a, str>,
+    pub(super) mime_type: &'a str,
+    pub(super) blob: Base64<'a>,
 }
 
-/// The `CallToolResult` of one result, with its `structuredContent`.
+/// The `CallToolResult` of one result, with its `structuredContent`: the
+/// one decision of which content blocks go, whether `structuredContent`
+/// goes and `isError`, for every MCP path (the provider's JSON, the rmcp
+/// conversions, the server).
 ///
-/// MCP's one rule beyond the shape, here for every MCP path (the
-/// provider, the rmcp conversions, the server): a success that promised
+/// It carries no `resultType`: the JSON has no peer's protocol version,
+/// and an absent `resultType` is read as `"complete"` by every revision's
+/// client, where the 2025 revisions never had the field. The rmcp
+/// conversion adds `"complete"`, which rmcp's server keeps for a
+/// 2026-07-28 request and strips for an older peer.
+///
+/// MCP's one rule beyond the shape: a success that promised
 /// a `structuredContent` it cannot send under its output schema
 /// (`withheld`) goes as an error result, since MCP wants a conforming
 /// value with every success of a tool that declares an output schema.
@@ -75,15 +135,12 @@ pub(crate) fn render<'a>(
     structured: Option<&'a RawValue>,
     withheld: bool,
 ) -> CallToolResult<'a> {
-    let mut content = Vec::with_capacity(result.parts.len() + 1);
-    if !result.output.is_empty() || result.parts.is_empty() {
-        content.push(Content::Text {
-            text: Cow::Borrowed(&result.output),
-        });
-    }
-    content.extend(result.parts.iter().map(block));
+    let lead = (!result.output.is_empty() || result.parts.is_empty()).then_some(&*result.output);
     CallToolResult {
-        content,
+        content: Blocks {
+            lead,
+            parts: &result.parts,
+        },
         structured_content: structured,
         is_error: result.is_error || (withheld && structured.is_none()),
     }
@@ -92,7 +149,7 @@ pub(crate) fn render<'a>(
 fn block(part: &ContentPart) -> Content<'_> {
     let Some(media) = Media::of(part) else {
         return Content::Text {
-            text: Cow::Borrowed(part.as_text().unwrap_or_default()),
+            text: part.as_text().unwrap_or_default(),
         };
     };
     let mime_type = media.mime_type;

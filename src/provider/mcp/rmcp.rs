@@ -1,34 +1,78 @@
 //! Conversions from the crate's results to `rmcp::model::CallToolResult`
-//! (feature `rmcp`), through the same rendering as
-//! [`Mcp`](crate::provider::Mcp)'s: the same bytes as every other MCP route.
+//! (feature `rmcp`), built from the same decision as
+//! [`Mcp`](crate::provider::Mcp)'s JSON: the same bytes as every other MCP
+//! route, with rmcp's `resultType`.
 
 use rmcp::ErrorData;
 use rmcp::handler::server::tool::IntoCallToolResult;
 #[cfg(feature = "mcp-server")]
 use rmcp::model::NumberOrString;
-use rmcp::model::{CallToolResponse, CallToolResult};
+use rmcp::model::{
+    AudioContent, CallToolResponse, CallToolResult, ContentBlock, EmbeddedResource, ImageContent,
+    Resource, ResourceContents, ResultType,
+};
 use serde::Serialize;
 use serde_json::value::RawValue;
 
 #[cfg(feature = "mcp-server")]
 use super::calls::number_id;
-use super::render::render;
+use super::render::{self, Content, render};
 use crate::canonical::ToolResult;
 use crate::{IntoToolResult, Lowered};
 
 /// rmcp's `CallToolResult` of what [`Mcp::render`](crate::provider::Mcp)
-/// writes for `result` (MCP's rules included: see [`render`]), read back
-/// from those bytes, so every route writes the same ones.
+/// writes for `result` (MCP's rules included: see [`render`]), built block
+/// for block from [`render`]'s decision, with `resultType: "complete"`
+/// (rmcp's server strips it for a peer older than 2026-07-28).
 pub(crate) fn to_rmcp(
     result: &ToolResult,
     structured: Option<&RawValue>,
     withheld: bool,
 ) -> Result<CallToolResult, ErrorData> {
-    serde_json::to_value(render(result, structured, withheld))
-        .and_then(serde_json::from_value)
+    let rendered = render(result, structured, withheld);
+    let structured_content = rendered
+        .structured_content
+        .map(|raw| serde_json::from_str(raw.get()))
+        .transpose()
         .map_err(|err| {
-            ErrorData::internal_error(format!("cannot write the MCP result: {err}"), None)
-        })
+            ErrorData::internal_error(
+                format!("cannot read the structuredContent back as JSON: {err}"),
+                None,
+            )
+        })?;
+    let mut answer = CallToolResult::success(rendered.content.iter().map(block).collect());
+    answer.result_type = Some(ResultType::COMPLETE);
+    answer.structured_content = structured_content;
+    answer.is_error = Some(rendered.is_error);
+    Ok(answer)
+}
+
+/// rmcp's block of one rendered block: the same fields, no others.
+fn block(content: Content<'_>) -> ContentBlock {
+    match content {
+        Content::Text { text } => ContentBlock::text(text),
+        Content::Image { data, mime_type } => {
+            ContentBlock::Image(ImageContent::new(data.to_string(), mime_type))
+        }
+        Content::Audio { data, mime_type } => {
+            ContentBlock::Audio(AudioContent::new(data.to_string(), mime_type))
+        }
+        Content::Resource {
+            resource:
+                render::BlobResource {
+                    uri,
+                    mime_type,
+                    blob,
+                },
+        } => ContentBlock::Resource(EmbeddedResource::new(
+            ResourceContents::blob(blob.to_string(), uri).with_mime_type(mime_type),
+        )),
+        Content::ResourceLink {
+            uri,
+            name,
+            mime_type,
+        } => ContentBlock::ResourceLink(Resource::new(uri, name).with_mime_type(mime_type)),
+    }
 }
 
 /// The call id of an MCP request id (see [`number_id`]).
@@ -43,7 +87,9 @@ pub(crate) fn call_id(id: &NumberOrString) -> String {
 /// An rmcp server tool can return the typed result as it is: it is lowered,
 /// and a success whose value is a JSON object carries it as
 /// `structuredContent` beside the same JSON as text. The source error stays
-/// on the Rust side: it is dropped here, never sent.
+/// on the Rust side: it is dropped here, never sent. Every conversion here
+/// carries the 2026-07-28 revision's `resultType: "complete"`, which
+/// rmcp's server strips for a peer of an older revision.
 ///
 /// ```
 /// use rmcp::handler::server::tool::IntoCallToolResult;
@@ -58,6 +104,7 @@ pub(crate) fn call_id(id: &NumberOrString) -> String {
 /// else { unreachable!() };
 /// assert_eq!(answer.structured_content, Some(serde_json::json!({"celsius": -3.5})));
 /// assert_eq!(answer.content[0].as_text().unwrap().text, r#"{"celsius":-3.5}"#);
+/// assert_eq!(answer.result_type, Some(rmcp::model::ResultType::COMPLETE));
 /// # Ok::<(), rmcp::ErrorData>(())
 /// ```
 impl<T: Serialize, E: Serialize> IntoCallToolResult for crate::ToolResult<T, E> {
