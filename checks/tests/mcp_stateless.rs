@@ -15,10 +15,10 @@ use schemars::Schema;
 use serde_json::{Map, Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use toolresult::canonical::Request;
-use toolresult::{IntoToolResult, ToolResult};
 use toolresult::mcp::McpServer;
 use toolresult::tool::{self, Arguments, CallContext, Calling, LogLevel, Tool, ToolSafety};
 use toolresult::toolbox::Toolbox;
+use toolresult::{IntoToolResult, ToolResult};
 
 const LIMIT: Duration = Duration::from_secs(30);
 const V2026: &str = "2026-07-28";
@@ -98,17 +98,19 @@ fn server() -> McpServer {
         .unwrap();
     toolbox
         .register(
-            tool::function("ask", "Asks a name", |_: NoArgs, cx: &CallContext| match cx
-                .answer()
-            {
-                Some(answer) => ToolResult::<String>::ok(format!("answered {}", answer.ok)),
-                None => ToolResult::pending(Request::input("Your name?").with_data(
-                    Map::from_iter([(
-                        McpServer::REQUESTED_SCHEMA.to_owned(),
-                        json!({"type": "object", "properties": {"name": {"type": "string"}}}),
-                    )]),
-                )),
-            })
+            tool::function(
+                "ask",
+                "Asks a name",
+                |_: NoArgs, cx: &CallContext| match cx.answer() {
+                    Some(answer) => ToolResult::<String>::ok(format!("answered {}", answer.ok)),
+                    None => ToolResult::pending(Request::input("Your name?").with_data(
+                        Map::from_iter([(
+                            McpServer::REQUESTED_SCHEMA.to_owned(),
+                            json!({"type": "object", "properties": {"name": {"type": "string"}}}),
+                        )]),
+                    )),
+                },
+            )
             .unwrap(),
         )
         .unwrap();
@@ -190,7 +192,10 @@ async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> Answer {
          Content-Length: {}\r\n",
         body.len()
     );
-    if !headers.iter().any(|(name, _)| name.eq_ignore_ascii_case("host")) {
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
         request.push_str(&format!("Host: {address}\r\n"));
     }
     for (name, value) in headers {
@@ -204,7 +209,14 @@ async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> Answer {
     let raw = String::from_utf8(raw).unwrap();
     let (head, body) = raw.split_once("\r\n\r\n").unwrap();
     let mut lines = head.lines();
-    let status = lines.next().unwrap().split(' ').nth(1).unwrap().parse().unwrap();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
     let headers: Vec<(String, String)> = lines
         .filter_map(|line| line.split_once(':'))
         .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_owned()))
@@ -212,7 +224,11 @@ async fn post(address: &str, headers: &[(&str, &str)], body: &str) -> Answer {
     let chunked = headers
         .iter()
         .any(|(n, v)| n == "transfer-encoding" && v.contains("chunked"));
-    let body = if chunked { dechunk(body) } else { body.to_owned() };
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_owned()
+    };
     let messages = if body.trim_start().starts_with('{') {
         vec![serde_json::from_str(&body).unwrap()]
     } else {
@@ -258,6 +274,9 @@ fn request(id: i64, method: &str, mut params: Value, caps: Value, meta: Value) -
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string()
 }
 
+/// Headers of a request, name and value.
+type Headers<'a> = Vec<(&'a str, &'a str)>;
+
 /// The headers of a 2026-07-28 request of `method` about `name`.
 fn headers<'a>(method: &'a str, name: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
     let mut headers = vec![("MCP-Protocol-Version", V2026), ("Mcp-Method", method)];
@@ -292,7 +311,13 @@ async fn bounded<F: Future<Output = ()>>(test: F) {
 async fn the_methods_2026_removed_are_not_found() {
     bounded(async {
         let address = serve(&server(), StreamableHttpServerConfig::default()).await;
-        let set_level = request(7, "logging/setLevel", json!({"level": "debug"}), json!({}), json!({}));
+        let set_level = request(
+            7,
+            "logging/setLevel",
+            json!({"level": "debug"}),
+            json!({}),
+            json!({}),
+        );
         let bare_level = request(8, "logging/setLevel", json!({}), json!({}), json!({}));
         let initialize = request(9, "initialize", json!({}), json!({}), json!({}));
         for (id, method, body) in [
@@ -302,7 +327,11 @@ async fn the_methods_2026_removed_are_not_found() {
         ] {
             let answer = post(&address, &headers(method, None), &body).await;
             assert_eq!(answer.status, 404, "{method}: {answer:?}");
-            assert_eq!(answer.answer(id)["error"]["code"], -32601, "{method}: {answer:?}");
+            assert_eq!(
+                answer.answer(id)["error"]["code"],
+                -32601,
+                "{method}: {answer:?}"
+            );
         }
         let hello = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25", "capabilities": {},
@@ -359,7 +388,10 @@ async fn a_parked_call_asks_nothing_back() {
         let caps = json!({"elicitation": {"form": {}}});
         let answer = call(&address, 4, "ask", caps, json!({})).await;
         assert_eq!(answer.status, 200, "{answer:?}");
-        assert!(answer.methods().is_empty(), "a request on the stream: {answer:?}");
+        assert!(
+            answer.methods().is_empty(),
+            "a request on the stream: {answer:?}"
+        );
         let text = answer.answer(4)["result"]["content"][0]["text"]
             .as_str()
             .unwrap()
@@ -388,10 +420,26 @@ async fn foreign_hosts_and_origins_are_refused() {
             all
         };
         for (case, extra, status) in [
-            ("own origin", vec![("Origin", format!("http://127.0.0.1:{port}"))], 200),
-            ("localhost origin", vec![("Origin", format!("http://localhost:{port}"))], 200),
-            ("foreign origin", vec![("Origin", "http://evil.example.com".to_owned())], 403),
-            ("foreign host", vec![("Host", "evil.example.com".to_owned())], 403),
+            (
+                "own origin",
+                vec![("Origin", format!("http://127.0.0.1:{port}"))],
+                200,
+            ),
+            (
+                "localhost origin",
+                vec![("Origin", format!("http://localhost:{port}"))],
+                200,
+            ),
+            (
+                "foreign origin",
+                vec![("Origin", "http://evil.example.com".to_owned())],
+                403,
+            ),
+            (
+                "foreign host",
+                vec![("Host", "evil.example.com".to_owned())],
+                403,
+            ),
         ] {
             let all = with(extra);
             let borrowed: Vec<(&str, &str)> =
@@ -432,15 +480,27 @@ async fn headers_must_agree_with_the_body_and_bodies_stay_small() {
             json!({}),
         );
         let call = headers("tools/call", Some("echo"));
-        let cases: [(&str, Vec<(&str, &str)>, u16); 5] = [
-            ("plain", [call.clone(), vec![("Mcp-Param-Value", "Hello")]].concat(), 200),
+        let cases: [(&str, Headers, u16); 5] = [
+            (
+                "plain",
+                [call.clone(), vec![("Mcp-Param-Value", "Hello")]].concat(),
+                200,
+            ),
             (
                 "base64",
-                [call.clone(), vec![("Mcp-Param-Value", "=?base64?SGVsbG8=?=")]].concat(),
+                [
+                    call.clone(),
+                    vec![("Mcp-Param-Value", "=?base64?SGVsbG8=?=")],
+                ]
+                .concat(),
                 200,
             ),
             ("missing header", call.clone(), 400),
-            ("other value", [call.clone(), vec![("Mcp-Param-Value", "Bye")]].concat(), 400),
+            (
+                "other value",
+                [call.clone(), vec![("Mcp-Param-Value", "Bye")]].concat(),
+                400,
+            ),
             (
                 "other method",
                 vec![
@@ -455,7 +515,11 @@ async fn headers_must_agree_with_the_body_and_bodies_stay_small() {
             let answer = post(&address, &headers, &body).await;
             assert_eq!(answer.status, status, "{case}: {answer:?}");
             if status == 400 {
-                assert_eq!(answer.answer(1)["error"]["code"], -32020, "{case}: {answer:?}");
+                assert_eq!(
+                    answer.answer(1)["error"]["code"],
+                    -32020,
+                    "{case}: {answer:?}"
+                );
             } else {
                 assert_eq!(answer.answer(1)["result"]["content"][0]["text"], "Hello");
             }
@@ -483,7 +547,10 @@ async fn input_schemas_keep_every_keyword() {
         let address = serve(&server(), StreamableHttpServerConfig::default()).await;
         let body = request(1, "tools/list", json!({}), json!({}), json!({}));
         let answer = post(&address, &headers("tools/list", None), &body).await;
-        let tools = answer.answer(1)["result"]["tools"].as_array().unwrap().clone();
+        let tools = answer.answer(1)["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .clone();
         let schema_of = |name: &str| {
             tools
                 .iter()

@@ -356,8 +356,14 @@ mod tests {
 
     #[test]
     fn the_origins_of_the_loopback_hosts() {
-        let hosts = ["localhost", "127.0.0.1", "::1", "[::1]:8080", "example.com:443"]
-            .map(str::to_owned);
+        let hosts = [
+            "localhost",
+            "127.0.0.1",
+            "::1",
+            "[::1]:8080",
+            "example.com:443",
+        ]
+        .map(str::to_owned);
         assert_eq!(
             origins_of(&hosts),
             [
@@ -373,6 +379,9 @@ mod tests {
                 "https://example.com:443",
             ]
         );
-        assert!(origins_of(&[]).is_empty(), "no host checked, no origin checked");
+        assert!(
+            origins_of(&[]).is_empty(),
+            "no host checked, no origin checked"
+        );
     }
 }

@@ -113,7 +113,11 @@ mod tests {
             assert_eq!(error.code, ErrorCode::METHOD_NOT_FOUND, "{method}");
             assert_eq!(error.message, method);
             let error = refused(&request, false);
-            assert_eq!(error.code, ErrorCode::INVALID_PARAMS, "{method} of a 2025 session");
+            assert_eq!(
+                error.code,
+                ErrorCode::INVALID_PARAMS,
+                "{method} of a 2025 session"
+            );
         }
         let error = refused(&custom("tools/call", json!({"arguments": 1})), true);
         assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
