@@ -149,7 +149,9 @@ for version in 2025-11-25 2026-07-28; do
     tallies+=("$tally")
     echo "== $tally"
     for line in "${known[@]}"; do echo "   not yet: $line"; done
-    for line in "${fixed[@]}"; do echo "   now passes, move it to REQUIRED_$key: $line"; done
+    for line in "${fixed[@]}"; do
+        echo "   passes though not yet required (move it to REQUIRED_$key if it should): $line"
+    done
     for line in "${unlisted[@]}"; do echo "   in neither list: $line"; done
     for line in "${failed[@]}"; do echo "   FAILED: $line"; done
     broken=$((broken + ${#failed[@]} + ${#unlisted[@]}))
