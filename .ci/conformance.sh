@@ -1,17 +1,83 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite (@modelcontextprotocol/conformance)
-# against checks/src/bin/mcp_server.rs over streamable HTTP: the server scenarios
-# this crate's MCP server implements, every one required to pass.
+# against checks/src/bin/mcp_server.rs over streamable HTTP, at both
+# protocol revisions the server speaks: every server scenario of the pinned
+# suite, each either required to pass (REQUIRED_*) or known not to yet
+# (NOT_YET_*, with the reason). A failure of a required scenario fails the
+# script; a known one is tallied as known; a scenario the suite lists that
+# the script does not fails it too, so a new one is never missed.
 #
 # Installs the suite and Node 22 (the npm package `node`, for systems whose
-# Node is older) under .ci/.conformance/, which git ignores.
+# Node is older) under .ci/.conformance/, which git ignores. Set
+# MCP_SERVER_BIN to a built `mcp_server` to skip the build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SUITE_VERSION=0.1.16
+SUITE_VERSION=0.2.0-alpha.12
 NODE_VERSION=22.23.3
 PORT="${CONFORMANCE_PORT:-3917}"
 PREFIX=.ci/.conformance
+
+# Each revision's server scenarios this server passes, every one required.
+REQUIRED_2025_11_25=(
+    server-initialize server-session-lifecycle ping logging-set-level tools-list
+    tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource
+    tools-call-mixed-content tools-call-with-logging tools-call-error tools-call-with-progress
+    tools-call-sampling tools-call-elicitation json-schema-2020-12
+    elicitation-sep1034-defaults elicitation-sep1330-enums
+    server-sse-multiple-streams dns-rebinding-protection
+)
+# At 2026-07-28 every CallToolResult carries `resultType` (the revision's
+# schema requires it): the tools-call-* scenarios check it.
+REQUIRED_2026_07_28=(
+    tools-list tools-call-simple-text tools-call-image tools-call-audio
+    tools-call-embedded-resource tools-call-mixed-content tools-call-error
+    tools-call-with-progress json-schema-2020-12 server-sse-multiple-streams dns-rebinding-protection
+    http-header-validation http-custom-header-server-validation sep-2164-resource-not-found
+    input-required-result-unsupported-methods
+)
+
+# Known not to pass yet: scenario, then why.
+COMPOSITION="needs prompts, resources and completions beside the toolbox (composition with a user's rmcp handler)"
+SEALED="needs input-required results with a sealed request state (a parked call at 2026-07-28 answers its pending result)"
+# These may pass, with warnings only, on the error result of a tool the
+# server does not offer: not required until the input-required results are.
+UNOFFERED="calls test_input_required_result_elicitation, not offered until input-required results exist; may pass with warnings on the unknown tool's error result"
+declare -A NOT_YET_2025_11_25=(
+    [completion-complete]=$COMPOSITION
+    [resources-list]=$COMPOSITION [resources-read-text]=$COMPOSITION
+    [resources-read-binary]=$COMPOSITION [resources-templates-read]=$COMPOSITION
+    [resources-subscribe]=$COMPOSITION [resources-unsubscribe]=$COMPOSITION
+    [prompts-list]=$COMPOSITION [prompts-get-simple]=$COMPOSITION
+    [prompts-get-with-args]=$COMPOSITION [prompts-get-embedded-resource]=$COMPOSITION
+    [prompts-get-with-image]=$COMPOSITION
+    [server-sse-polling]="needs test_reconnection, a tool whose POST stream the server closes mid-call (SEP-1699); the toolbox answers an unknown tool with an error result, which the suite reads as a failed call"
+)
+declare -A NOT_YET_2026_07_28=(
+    [server-stateless]="23 of its 25 checks pass; the other two need test_missing_capability answered MissingRequiredClientCapability (-32021, sampling), an rmcp error no toolbox tool can return: awaits composition with a user's rmcp handler"
+    [caching]=$COMPOSITION
+    [completion-complete]=$COMPOSITION
+    [resources-list]=$COMPOSITION [resources-read-text]=$COMPOSITION
+    [resources-read-binary]=$COMPOSITION [resources-templates-read]=$COMPOSITION
+    [prompts-list]=$COMPOSITION [prompts-get-simple]=$COMPOSITION
+    [prompts-get-with-args]=$COMPOSITION [prompts-get-embedded-resource]=$COMPOSITION
+    [prompts-get-with-image]=$COMPOSITION
+    [input-required-result-basic-elicitation]=$SEALED
+    [input-required-result-basic-sampling]=$SEALED
+    [input-required-result-basic-list-roots]=$SEALED
+    [input-required-result-request-state]=$SEALED
+    [input-required-result-multiple-input-requests]=$SEALED
+    [input-required-result-multi-round]=$SEALED
+    [input-required-result-non-tool-request]=$SEALED
+    [input-required-result-result-type]=$SEALED
+    [input-required-result-tampered-state]=$SEALED
+    [input-required-result-capability-check]=$SEALED
+    [input-required-result-missing-input-response]=$UNOFFERED
+    [input-required-result-ignore-extra-params]=$UNOFFERED
+    [input-required-result-validate-input]=$UNOFFERED
+)
+# Not asked of this server: tasks (their own issue), the skills extension.
+NOT_ASKED='^(tasks-|sep-2640-)'
 
 echo "== @modelcontextprotocol/conformance@$SUITE_VERSION (npm), node@$NODE_VERSION"
 npm install --prefix "$PREFIX" --no-audit --no-fund --loglevel=error \
@@ -20,11 +86,15 @@ NODE="$PWD/$PREFIX/node_modules/.bin/node"
 SUITE="$PWD/$PREFIX/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 "$NODE" --version
 
-# The server as `cargo test --workspace --all-features` builds it (the
-# tests run it too), so after the tests in CI this builds nothing.
-echo "== the mcp_server binary (cargo test --workspace --all-features --no-run)"
-cargo test --workspace --all-features --no-run --quiet
-SERVER_BIN="${CARGO_TARGET_DIR:-target}/debug/mcp_server"
+if [ -n "${MCP_SERVER_BIN:-}" ]; then
+    SERVER_BIN="$MCP_SERVER_BIN"
+else
+    # The server as `cargo test --workspace --all-features` builds it (the
+    # tests run it too), so after the tests in CI this builds nothing.
+    echo "== the mcp_server binary (cargo test --workspace --all-features --no-run)"
+    cargo test --workspace --all-features --no-run --quiet
+    SERVER_BIN="${CARGO_TARGET_DIR:-target}/debug/mcp_server"
+fi
 
 "$SERVER_BIN" --port "$PORT" 2>"$PREFIX/server.log" &
 SERVER_PID=$!
@@ -34,20 +104,60 @@ for _ in $(seq 1 100); do
     sleep 0.1
 done
 
-# Every `tools-call-*` scenario of this version of the suite, and the rest
-# by name.
-mapfile -t TOOLS_CALL < <("$NODE" "$SUITE" list | grep -o 'tools-call-[a-z0-9-]*' | sort -u)
-SCENARIOS=(server-initialize ping logging-set-level tools-list "${TOOLS_CALL[@]}"
-    json-schema-2020-12 elicitation-sep1034-defaults elicitation-sep1330-enums)
+# Whether $1 is one of the rest.
+holds() {
+    local item=$1 each
+    shift
+    for each in "$@"; do
+        [ "$each" = "$item" ] && return 0
+    done
+    return 1
+}
 
-failed=()
 cd "$PREFIX"
-for scenario in "${SCENARIOS[@]}"; do
-    echo "== $scenario"
-    if ! "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" --scenario "$scenario"; then
-        failed+=("$scenario")
-    fi
+tallies=()
+broken=0
+for version in 2025-11-25 2026-07-28; do
+    key=${version//-/_}
+    declare -n required="REQUIRED_$key" not_yet="NOT_YET_$key"
+    mapfile -t listed < <("$NODE" "$SUITE" list --server --spec-version "$version" |
+        sed -n 's/^ *- \([a-z0-9-]*\).*/\1/p' | grep -Ev "$NOT_ASKED")
+    passed=() failed=() known=() fixed=() unlisted=()
+    for scenario in "${listed[@]}"; do
+        is_required=false
+        if holds "$scenario" "${required[@]}"; then is_required=true; fi
+        if ! $is_required && [ -z "${not_yet[$scenario]+set}" ]; then
+            unlisted+=("$scenario")
+        fi
+        echo "== $version $scenario"
+        if "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" \
+            --spec-version "$version" --scenario "$scenario"; then
+            passed+=("$scenario")
+            [ -n "${not_yet[$scenario]+set}" ] && fixed+=("$scenario")
+        elif $is_required; then
+            failed+=("$scenario")
+        else
+            known+=("$scenario: ${not_yet[$scenario]:-in neither list}")
+        fi
+    done
+    for name in "${required[@]}"; do
+        if ! holds "$name" "${listed[@]}"; then
+            failed+=("$name (required, but the suite does not list it at $version)")
+        fi
+    done
+    tally="$version: ${#passed[@]} of ${#listed[@]} passed, ${#failed[@]} required failed, ${#known[@]} known not yet"
+    tallies+=("$tally")
+    echo "== $tally"
+    for line in "${known[@]}"; do echo "   not yet: $line"; done
+    for line in "${fixed[@]}"; do
+        echo "   passes though not yet required (move it to REQUIRED_$key if it should): $line"
+    done
+    for line in "${unlisted[@]}"; do echo "   in neither list: $line"; done
+    for line in "${failed[@]}"; do echo "   FAILED: $line"; done
+    broken=$((broken + ${#failed[@]} + ${#unlisted[@]}))
+    unset -n required not_yet
 done
 
-echo "== ${#SCENARIOS[@]} scenarios, ${#failed[@]} failed${failed:+: ${failed[*]}}"
-[ "${#failed[@]}" -eq 0 ]
+echo "== tally"
+printf '   %s\n' "${tallies[@]}"
+[ "$broken" -eq 0 ]

@@ -98,6 +98,9 @@ where
     let address = listener.local_addr().expect("an address");
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
+            // Nagle's algorithm against the client's delayed ACKs would
+            // hold each answer of a reused connection (see the README).
+            let _ = stream.set_nodelay(true);
             let service = hyper_util::service::TowerToHyperService::new(service.clone());
             tokio::spawn(async move {
                 let io = hyper_util::rt::TokioIo::new(stream);

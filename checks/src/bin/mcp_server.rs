@@ -40,6 +40,13 @@ struct Message {
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
+struct CustomHeader {
+    /// A value the client also sends as the `Mcp-Param-Value` header.
+    #[schemars(extend("x-mcp-header" = "Value"))]
+    value: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Sleep {
     /// How long, in milliseconds.
     ms: u64,
@@ -73,6 +80,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// Serves `server` at `http://127.0.0.1:<port>/mcp` until Ctrl-C.
 async fn serve_http(server: &McpServer, port: u16) -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
+    // Loopback hosts and origins only (the server's default): a page of
+    // another site, or a DNS name rebound to 127.0.0.1, is answered 403.
     let service = server.streamable_http(StreamableHttpServerConfig::default());
     eprintln!("mcp server on http://{}/mcp", listener.local_addr()?);
     loop {
@@ -80,6 +89,10 @@ async fn serve_http(server: &McpServer, port: u16) -> Result<(), Box<dyn std::er
             accepted = listener.accept() => accepted?,
             _ = tokio::signal::ctrl_c() => return Ok(()),
         };
+        // An answer is small and the client waits for it: without this,
+        // Nagle's algorithm holds its last segment until the client's
+        // delayed ACK (~40 ms) on a connection the client reuses.
+        stream.set_nodelay(true)?;
         let service = hyper_util::service::TowerToHyperService::new(service.clone());
         tokio::spawn(async move {
             let io = hyper_util::rt::TokioIo::new(stream);
@@ -155,18 +168,22 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         )?
         .with_safety(ToolSafety::ReadOnly),
     )?;
-    toolbox.register(tool::async_function(
-        "test_tool_with_logging",
-        "Sends three log messages while it runs",
-        |_: NoArgs, cx: CallContext<'static>| async move {
-            cx.log(LogLevel::Info, "Tool execution started");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            cx.log(LogLevel::Info, "Tool processing data");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            cx.log(LogLevel::Info, "Tool execution completed");
-            "Logging test completed"
-        },
-    )?)?;
+    // The 2025 suite's name, and the 2026 one's (its log messages go to a
+    // request that asks for them in its `_meta`, and to no other).
+    for name in ["test_tool_with_logging", "test_logging_tool"] {
+        toolbox.register(tool::async_function(
+            name,
+            "Sends three log messages while it runs",
+            |_: NoArgs, cx: CallContext<'static>| async move {
+                cx.log(LogLevel::Info, "Tool execution started");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                cx.log(LogLevel::Info, "Tool processing data");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                cx.log(LogLevel::Info, "Tool execution completed");
+                "Logging test completed"
+            },
+        )?)?;
+    }
     toolbox.register(tool::function(
         "test_error_handling",
         "Always fails",
@@ -267,6 +284,26 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
             elicited(cx, "Elicitation completed", "Please choose", schema)
         },
     )?)?;
+    toolbox.register(tool::function(
+        "test_streaming_elicitation",
+        "Asks the user for a name (a 2026-07-28 request gets the pending result, never a request on its stream)",
+        |_: NoArgs, cx: &CallContext| {
+            let schema = json!({
+                "type": "object",
+                "properties": {"name": {"type": "string", "description": "Your name"}},
+                "required": ["name"],
+            });
+            elicited(cx, "Elicitation completed", "What is your name?", schema)
+        },
+    )?)?;
+    toolbox.register(
+        tool::function(
+            "test_custom_header",
+            "Echoes a value the client mirrors into a header (SEP-2243)",
+            |args: CustomHeader| format!("value: {}", args.value),
+        )?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
     toolbox.register(JsonSchema2020::new()?)?;
     // Not a conformance tool: a call that takes its time, to cancel or to
     // kill the server under.
@@ -316,8 +353,10 @@ fn content(answer: &Answer) -> String {
     )
 }
 
-/// A tool whose input schema is written by hand, with JSON Schema 2020-12
-/// keywords (`$schema`, `$defs`, `additionalProperties`) kept as they are.
+/// A tool whose input schema is written by hand, the conformance suite's
+/// JSON Schema 2020-12 fixture: `$schema`, `$defs` with an `$anchor`,
+/// `allOf`/`anyOf`, `if`/`then`/`else`, `additionalProperties`, each to
+/// reach the wire as it is.
 struct JsonSchema2020 {
     input: Schema,
     output: Schema,
@@ -330,11 +369,22 @@ impl JsonSchema2020 {
             "type": "object",
             "$defs": {
                 "address": {
+                    "$anchor": "addressDef",
                     "type": "object",
                     "properties": {"street": {"type": "string"}, "city": {"type": "string"}},
                 },
             },
-            "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+            "properties": {
+                "name": {"type": "string"},
+                "address": {"$ref": "#/$defs/address"},
+                "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                "phone": {"type": "string"},
+                "email": {"type": "string"},
+            },
+            "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+            "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+            "then": {"required": ["phone"]},
+            "else": {"required": ["email"]},
             "additionalProperties": false,
         }))?;
         let output = serde_json::from_value(json!({"type": "string"}))?;

@@ -6,7 +6,8 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use rmcp::model::{
-    ClientCapabilities, ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema,
+    CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequestParams, ElicitResult,
+    ElicitationAction, ElicitationSchema,
 };
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
@@ -84,6 +85,21 @@ impl Driver for Elicit {
             .ok()
             .map(|result| answer(&request.id, result)))
     }
+}
+
+/// The answer to a 2026-07-28 request whose call parked on `request`,
+/// `pending` being its pending result as MCP writes it. That protocol has
+/// no server-to-client request (rmcp refuses to send one), so the call was
+/// not asked: for now it is answered with its pending result, complete.
+/// The one place an input-required result (SEP-2322: `request` as an
+/// input request in a mode the client takes, `modes`, and the call's
+/// state sealed in its `requestState`) is to answer it.
+pub(super) fn parked_alone(
+    _request: &Request,
+    _modes: Modes,
+    pending: CallToolResult,
+) -> CallToolResponse {
+    CallToolResponse::Complete(pending)
 }
 
 /// The `elicitation/create` asking for `request`: a URL elicitation for a

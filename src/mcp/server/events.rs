@@ -32,14 +32,14 @@ pub(super) enum Event {
 
 /// The events of one call on their way to the client: a progress report
 /// when the request asked for progress, a log message at or above the
-/// session's level, each queued in the order the tool sends them; anything
+/// level that holds for the request (none: no log message), each queued in the order the tool sends them; anything
 /// else costs nothing. One shared queue and one wake-up: a call that
 /// reports nothing (most) pays for no channel.
 pub(super) struct Events {
     queue: Mutex<Queue>,
     ready: Notify,
     progress: bool,
-    level: SessionLevel,
+    level: Option<SessionLevel>,
 }
 
 #[derive(Default)]
@@ -51,7 +51,7 @@ struct Queue {
 }
 
 impl Events {
-    pub(super) fn new(progress: bool, level: SessionLevel) -> Arc<Self> {
+    pub(super) fn new(progress: bool, level: Option<SessionLevel>) -> Arc<Self> {
         Arc::new(Self {
             queue: Mutex::default(),
             ready: Notify::new(),
@@ -83,7 +83,7 @@ impl Events {
                 level: at,
                 message,
                 ..
-            } if self.level.admits(at) => Event::Log {
+            } if self.level.as_ref().is_some_and(|level| level.admits(at)) => Event::Log {
                 level: at,
                 tool: tool.to_owned(),
                 message: message.to_owned(),
@@ -209,7 +209,7 @@ mod tests {
 
     #[test]
     fn the_observer_queues_what_the_client_asked_for() {
-        let events = Events::new(false, SessionLevel::new(LogLevel::Warning));
+        let events = Events::new(false, Some(SessionLevel::new(LogLevel::Warning)));
         let observe = events.observer();
         let progress = CallEvent::Progress {
             call_id: "1",
@@ -249,8 +249,22 @@ mod tests {
     }
 
     #[test]
+    fn without_a_level_no_log_message_is_queued() {
+        let events = Events::new(false, None);
+        let observe = events.observer();
+        observe(&CallEvent::Log {
+            call_id: "1",
+            tool: "t",
+            level: LogLevel::Emergency,
+            message: "loud",
+        });
+        let (queued, _) = events.take();
+        assert!(queued.is_empty(), "{queued:?}");
+    }
+
+    #[test]
     fn a_forwarding_dropped_mid_call_closes_the_queue() {
-        let events = Events::new(true, SessionLevel::new(LogLevel::Info));
+        let events = Events::new(true, Some(SessionLevel::new(LogLevel::Info)));
         let observe = events.observer();
         drop(Closing(&events));
         observe(&CallEvent::Progress {

@@ -20,6 +20,13 @@ use crate::toolbox::Toolbox;
 /// A [`Toolbox`] served over MCP with rmcp (feature `mcp-server`): its tools
 /// listed and called by any MCP client, over stdio or streamable HTTP.
 ///
+/// Two protocol revisions are served side by side, each to its schema: a
+/// 2025-11-25 client opens a session (`initialize`), sets its level
+/// (`logging/setLevel`) and may be asked back; a 2026-07-28 request
+/// carries everything in its `_meta` and is answered alone, the methods
+/// that revision removed (`initialize`, `ping`, `logging/setLevel`)
+/// answered `method_not_found`.
+///
 /// - `tools/list` gives each tool's declaration ([`Mcp::declare`]: its
 ///   schemas, `outputSchema` when the success is an object, annotations
 ///   from its [`ToolSafety`](crate::tool::ToolSafety)), a page at a time
@@ -43,21 +50,26 @@ use crate::toolbox::Toolbox;
 ///   session already holds, which MCP forbids, gets no progress, so each
 ///   token's notifications stay one call's); its log messages go as
 ///   `notifications/message` at or above the level the client set with
-///   `logging/setLevel` ([`log_level`](Self::log_level) until it sets one).
-///   Every notification of a call goes out before its answer.
+///   `logging/setLevel` ([`log_level`](Self::log_level) until it sets one),
+///   or at 2026-07-28 the request's `_meta` `io.modelcontextprotocol/logLevel`
+///   (none without it). Every notification of a call goes out before its
+///   answer, on the request's own stream.
 /// - A call that parks on a [`Request`](crate::canonical::Request) asks a
 ///   client that declared the elicitation capability
 ///   (`elicitation/create`, see [`mcp`](crate::mcp)), and runs again with its
 ///   answer; a client without the capability, or one that does not answer
 ///   within the [`elicitation_timeout`](Self::elicitation_timeout), gets
-///   the pending result.
+///   the pending result. A 2026-07-28 request is never asked back (that
+///   revision has no request from server to client): its call is answered
+///   with the pending result.
 /// - A tool that declares an `outputSchema` (its success type is an
 ///   object) answers every success with a conforming `structuredContent`,
 ///   as MCP requires; a success its budget could only cut past the schema
 ///   goes as an error result whose text says so.
 /// - The client's peer (`rmcp::Peer<rmcp::RoleServer>`) is attached to
 ///   each call's context ([`CallContext::get`](crate::tool::CallContext::get)),
-///   for a tool that asks the client something of its own.
+///   for a tool that asks the client something of its own; over a
+///   2026-07-28 request, every request through it fails.
 ///
 /// ```
 /// use toolresult::mcp::McpServer;
@@ -175,7 +187,8 @@ impl McpServer {
     }
 
     /// The same server, sending log messages at `level` and above to a
-    /// client that has not set a level.
+    /// 2025 client that has not set a level (a 2026-07-28 request sets its
+    /// own, or gets none).
     pub fn log_level(mut self, level: LogLevel) -> Self {
         self.log_level = level;
         self
@@ -185,7 +198,9 @@ impl McpServer {
     /// client dropped its response stream (a connection cut, a process
     /// gone) and did not resume it (`GET` with `Last-Event-ID`) within
     /// `grace`. MCP asks a server not to read a disconnection alone as a
-    /// cancellation, as the client may resume: `grace` is that chance.
+    /// cancellation, as the client may resume: `grace` is that chance. A
+    /// 2025 session's calls only: a 2026-07-28 request has no stream to
+    /// resume, and its call is cancelled when its client goes.
     pub fn disconnect_grace(mut self, grace: Duration) -> Self {
         self.disconnect_grace = grace;
         self
@@ -252,16 +267,39 @@ impl McpServer {
     }
 
     /// The server as rmcp's streamable HTTP service, a `tower` service to
-    /// mount at the MCP endpoint (`/mcp`) of any HTTP server (hyper, axum):
-    /// a session per client, kept in memory (rmcp's in-memory sessions,
-    /// watched: a call whose client went away is cancelled after the
-    /// [`disconnect_grace`](Self::disconnect_grace)). The session's and
-    /// the session manager's types are not named by this crate; keep the
-    /// service as `impl tower::Service` or let inference name it.
+    /// mount at the MCP endpoint (`/mcp`) of any HTTP server (hyper, axum).
+    ///
+    /// - A 2025 client gets a session, kept in memory (rmcp's in-memory
+    ///   sessions, watched: a call whose client went away is cancelled
+    ///   after the [`disconnect_grace`](Self::disconnect_grace)).
+    /// - A 2026-07-28 request (its protocol version in its `_meta`) is
+    ///   answered alone, by a handler made for it and dropped after its
+    ///   answer: nothing of it is kept, and a client gone cancels its call
+    ///   at once (that protocol has no stream to resume).
+    /// - Requests are checked before any handler sees them (rmcp's checks,
+    ///   all on): the `Host` header against `config.allowed_hosts`
+    ///   (loopback by default) and the `Origin` header against
+    ///   `config.allowed_origins`, both answered `403` when not allowed,
+    ///   against DNS rebinding; when `allowed_origins` is empty while
+    ///   hosts are checked, the allowed origins are those hosts' (`http`
+    ///   and `https`, any port), so a page of another site cannot call a
+    ///   local server. To take any `Origin`, list the origins, or take any
+    ///   host ([`disable_allowed_hosts`](StreamableHttpServerConfig::disable_allowed_hosts)).
+    ///   The headers of 2026-07-28 (`Mcp-Method`, `Mcp-Name`, and a tool's
+    ///   `Mcp-Param-*` for each argument its input schema marks with
+    ///   `x-mcp-header`) must agree with the body (else `400`); a body
+    ///   past `config.max_request_body_bytes` is answered `413`.
+    ///
+    /// The session's and the session manager's types are not named by
+    /// this crate; keep the service as `impl tower::Service` or let
+    /// inference name it.
     pub fn streamable_http(
         &self,
-        config: StreamableHttpServerConfig,
+        mut config: StreamableHttpServerConfig,
     ) -> StreamableHttpService<impl ServerHandler + use<>, impl SessionManager + use<>> {
+        if config.allowed_origins.is_empty() {
+            config.allowed_origins = origins_of(&config.allowed_hosts);
+        }
         let server = self.clone();
         StreamableHttpService::new(
             move || Ok(server.session()),
@@ -269,6 +307,35 @@ impl McpServer {
             config,
         )
     }
+}
+
+/// The origins of pages served by `hosts` (rmcp's `allowed_hosts`
+/// entries: a name, an address, either with a port): `http` and `https`,
+/// on the entry's port or any.
+fn origins_of(hosts: &[String]) -> Vec<String> {
+    let mut origins = Vec::with_capacity(hosts.len() * 2);
+    for host in hosts {
+        let host = host.trim();
+        // A bare IPv6 address is bracketed in an origin; one with a port
+        // already is (`[::1]:8080`).
+        let authority = if host.starts_with('[') {
+            if host.ends_with(']') {
+                format!("{host}:*")
+            } else {
+                host.to_owned()
+            }
+        } else if host.matches(':').count() > 1 {
+            format!("[{host}]:*")
+        } else if host.contains(':') {
+            host.to_owned()
+        } else {
+            format!("{host}:*")
+        };
+        for scheme in ["http", "https"] {
+            origins.push(format!("{scheme}://{authority}"));
+        }
+    }
+    origins
 }
 
 impl std::fmt::Debug for McpServer {
@@ -280,5 +347,41 @@ impl std::fmt::Debug for McpServer {
             .field("disconnect_grace", &self.disconnect_grace)
             .field("elicitation_timeout", &self.elicitation_timeout)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origins_of;
+
+    #[test]
+    fn the_origins_of_the_loopback_hosts() {
+        let hosts = [
+            "localhost",
+            "127.0.0.1",
+            "::1",
+            "[::1]:8080",
+            "example.com:443",
+        ]
+        .map(str::to_owned);
+        assert_eq!(
+            origins_of(&hosts),
+            [
+                "http://localhost:*",
+                "https://localhost:*",
+                "http://127.0.0.1:*",
+                "https://127.0.0.1:*",
+                "http://[::1]:*",
+                "https://[::1]:*",
+                "http://[::1]:8080",
+                "https://[::1]:8080",
+                "http://example.com:443",
+                "https://example.com:443",
+            ]
+        );
+        assert!(
+            origins_of(&[]).is_empty(),
+            "no host checked, no origin checked"
+        );
     }
 }

@@ -1,5 +1,6 @@
 //! The server: a toolbox served over MCP ([`McpServer`]), one session per
-//! client, each `tools/call` run by the toolbox as a turn of one call.
+//! 2025 client and none for a 2026-07-28 request, each `tools/call` run by
+//! the toolbox as a turn of one call.
 
 mod call;
 mod elicit;
@@ -12,6 +13,7 @@ mod mcp_server;
 mod params;
 mod progress_tokens;
 mod session;
+mod stateless;
 
 pub use error::{DeclarationError, ServeError};
 pub use mcp_server::McpServer;

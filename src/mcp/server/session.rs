@@ -1,4 +1,5 @@
-//! `McpSession`: the rmcp handler of one client's session.
+//! `McpSession`: the rmcp handler of one client's session (2025), or of
+//! requests that each stand alone (2026-07-28).
 
 #![allow(deprecated)] // MCP's logging utility, deprecated by SEP-2577, is still the 2025 revisions'.
 
@@ -11,17 +12,20 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::McpServer;
 use super::call::{self, CallScope};
-use super::elicit::{Elicit, Modes};
+use super::elicit::{self, Elicit, Modes};
 use super::events::{Events, forwarding};
 use super::level::{SessionLevel, from_rmcp};
 use super::list;
 use super::params;
 use super::progress_tokens::ActiveTokens;
+use super::stateless;
 use crate::provider::mcp::to_rmcp;
 
 /// The handler of one client's session ([`McpServer::session`]): the
 /// server's tools, and the logging level this client set. rmcp serves it
-/// over any transport (`rmcp::ServiceExt::serve`).
+/// over any transport (`rmcp::ServiceExt::serve`). A 2026-07-28 request
+/// reads nothing of the session and leaves nothing in it: its level and
+/// the client's capabilities are its `_meta`'s.
 #[derive(Clone)]
 pub(crate) struct McpSession {
     server: McpServer,
@@ -78,11 +82,16 @@ impl ServerHandler for McpSession {
             .cloned()
     }
 
+    /// A 2025 session's level; at 2026-07-28, which removed the method
+    /// (a request sets its own level in its `_meta`), `method_not_found`.
     async fn set_level(
         &self,
         request: SetLevelRequestParams,
-        _: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
+        if stateless::is_stateless(&context) {
+            return Err(params::not_found("logging/setLevel"));
+        }
         self.level.set(from_rmcp(&request.level));
         Ok(())
     }
@@ -93,9 +102,9 @@ impl ServerHandler for McpSession {
     async fn on_custom_request(
         &self,
         request: CustomRequest,
-        _: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CustomResult, ErrorData> {
-        Err(params::refused(&request))
+        Err(params::refused(&request, stateless::is_stateless(&context)))
     }
 
     async fn call_tool(
@@ -113,13 +122,25 @@ impl ServerHandler for McpSession {
             .get_progress_token()
             .and_then(|token| self.tokens.claim(token));
         let token = claim.as_ref().map(|claim| claim.token().clone());
-        let events = Events::new(token.is_some(), self.level.clone());
-        let modes = Modes::of(context.client_capabilities().as_ref());
+        // At 2026-07-28 the request alone says what its client takes: no
+        // log message without its `logLevel`, no capability it did not
+        // declare, and nothing asked back (the protocol has no
+        // server-to-client request).
+        let alone = stateless::is_stateless(&context);
+        let (level, capabilities) = if alone {
+            let capabilities = context.meta.client_capabilities();
+            (stateless::log_level(&context), capabilities)
+        } else {
+            (Some(self.level.clone()), context.client_capabilities())
+        };
+        let events = Events::new(token.is_some(), level);
+        let modes = Modes::of(capabilities.as_ref());
+        let asked = if alone { Modes::default() } else { modes };
         let scope = CallScope {
             cancellation: context.ct.clone(),
             observer: events.observer(),
             peer: context.peer.clone(),
-            driver: Elicit::new(context.peer.clone(), modes, self.server.elicitation_timeout),
+            driver: Elicit::new(context.peer.clone(), asked, self.server.elicitation_timeout),
         };
         let running = call::run(
             &self.server.toolbox,
@@ -138,6 +159,9 @@ impl ServerHandler for McpSession {
         // for a success without one is the core's.
         let withheld = lowered.structured_content_withheld() || self.declares_output(name);
         let answer = to_rmcp(&lowered.result, lowered.structured_content(), withheld)?;
+        if alone && let Some(request) = lowered.result.pending_request() {
+            return Ok(elicit::parked_alone(&request, modes, answer));
+        }
         Ok(answer.into())
     }
 }
