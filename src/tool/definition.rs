@@ -62,6 +62,7 @@ impl Definition {
 
     /// The last step of every call: the tool's own wording of unexpected
     /// errors, when it has one.
+    #[inline]
     pub(crate) fn finish(&self, mut lowered: Lowered) -> Lowered {
         if let Some(formatter) = self.unexpected {
             lowered.reword_unexpected(formatter);

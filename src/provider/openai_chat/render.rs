@@ -1,8 +1,10 @@
 //! Rendering Chat Completions `tool` and `user` messages (the wire shape is on [`OpenAiChat`](crate::provider::OpenAiChat)).
 
 use std::borrow::Cow;
+use std::fmt;
 
 use serde::Serialize;
+use serde::ser::SerializeStruct;
 
 use crate::canonical::{ContentPart, ToolResult};
 
@@ -26,15 +28,37 @@ pub(super) struct ChatMessage<'a>(Message<'a>);
 #[serde(transparent)]
 pub(super) struct ChatBlock<'a>(Vec<ChatMessage<'a>>);
 
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "role", rename_all = "lowercase")]
+#[derive(Debug, Clone)]
 enum Message<'a> {
     Tool(ToolMessage<'a>),
     User(UserMessage<'a>),
 }
 
+// By hand, not `#[serde(tag = "role")]`: the same bytes, with the role
+// written as a field rather than through serde's tagging serializer, on
+// the path of every tool message.
+impl Serialize for Message<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Message::Tool(tool) => {
+                let mut message = serializer.serialize_struct("ToolMessage", 3)?;
+                message.serialize_field("role", "tool")?;
+                message.serialize_field("tool_call_id", tool.tool_call_id)?;
+                message.serialize_field("content", &tool.content)?;
+                message.end()
+            }
+            Message::User(user) => {
+                let mut message = serializer.serialize_struct("UserMessage", 2)?;
+                message.serialize_field("role", "user")?;
+                message.serialize_field("content", &user.content)?;
+                message.end()
+            }
+        }
+    }
+}
+
 /// A `tool` message: one result's text.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 struct ToolMessage<'a> {
     tool_call_id: &'a str,
     content: ToolContent<'a>,
@@ -48,9 +72,9 @@ enum ToolContent<'a> {
 }
 
 /// The synthetic `user` message carrying a turn's non-text parts.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 struct UserMessage<'a> {
-    content: Vec<ChatItem<'a>>,
+    content: Cow<'a, [ChatItem<'a>]>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -107,24 +131,51 @@ fn tool_message<'a>(call: CallRef<'a>, result: &'a ToolResult) -> ToolMessage<'a
     }
 }
 
+/// The messages of a turn: a `tool` message per answer, written as the
+/// turn is serialized (no list of them is built), then the `user` message
+/// of the turn's non-text parts, gathered (and refused) up front.
+pub(super) struct Reply<'a, A> {
+    answers: &'a [A],
+    relocated: Vec<ChatItem<'a>>,
+}
+
 /// The messages of a turn.
 pub(super) fn reply<A: Answered>(
     answers: &[A],
     policy: PartPolicy,
-) -> Result<Vec<ChatMessage<'_>>, RenderError> {
-    let mut messages = Vec::with_capacity(answers.len() + 1);
+) -> Result<Reply<'_, A>, RenderError> {
     let mut relocated = Vec::new();
     for answer in answers {
-        let (call, result) = (answer.call(), answer.result());
-        messages.push(ChatMessage(Message::Tool(tool_message(call, result))));
-        relocate(call, result, policy, &mut relocated)?;
+        relocate(answer.call(), answer.result(), policy, &mut relocated)?;
     }
-    if !relocated.is_empty() {
-        messages.push(ChatMessage(Message::User(UserMessage {
-            content: relocated,
-        })));
+    Ok(Reply { answers, relocated })
+}
+
+impl<A: Answered> Reply<'_, A> {
+    fn messages(&self) -> impl Iterator<Item = ChatMessage<'_>> {
+        let tools = self
+            .answers
+            .iter()
+            .map(|answer| ChatMessage(Message::Tool(tool_message(answer.call(), answer.result()))));
+        let user = (!self.relocated.is_empty()).then(|| {
+            ChatMessage(Message::User(UserMessage {
+                content: Cow::Borrowed(&self.relocated),
+            }))
+        });
+        tools.chain(user)
     }
-    Ok(messages)
+}
+
+impl<A: Answered> Serialize for Reply<'_, A> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.messages())
+    }
+}
+
+impl<A: Answered> fmt::Debug for Reply<'_, A> {
+    fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+        formatter.debug_list().entries(self.messages()).finish()
+    }
 }
 
 /// The messages answering one call, as [`reply`] writes them for a turn of
@@ -142,7 +193,9 @@ pub(super) fn render<'a>(
     } else {
         vec![
             tool,
-            ChatMessage(Message::User(UserMessage { content: relocated })),
+            ChatMessage(Message::User(UserMessage {
+                content: Cow::Owned(relocated),
+            })),
         ]
     }))
 }
