@@ -3,27 +3,43 @@
 use std::io;
 use std::path::PathBuf;
 
-use super::IdProblem;
+use super::artifact_id::MAX_ID_LEN;
 
 /// Why an artifact could not be named, kept or read.
 ///
 /// ```
-/// use toolresult::budget::{ArtifactError, ArtifactId, IdProblem};
+/// use toolresult::budget::{ArtifactError, ArtifactId};
 ///
 /// let err = ArtifactId::from_url_or_id("artifact://").unwrap_err();
-/// assert!(matches!(err, ArtifactError::InvalidId { problem: IdProblem::Empty, .. }));
+/// assert!(matches!(err, ArtifactError::EmptyId { .. }));
 /// assert_eq!(err.to_string(), "invalid artifact id `artifact://`: it is empty");
 /// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ArtifactError {
-    /// An id that is not 1 to 128 URL-safe characters.
-    #[error("invalid artifact id `{id}`: {problem}")]
-    InvalidId {
+    /// An id with nothing after its `artifact://` prefix, or none at all.
+    #[error("invalid artifact id `{id}`: it is empty")]
+    EmptyId {
         /// The text given, cut after 64 characters, control characters escaped.
         id: String,
-        /// What is wrong with it.
-        problem: IdProblem,
+    },
+    /// An id longer than 128 bytes.
+    #[error("invalid artifact id `{id}`: it is {len} bytes long; an id has at most {MAX_ID_LEN}")]
+    IdTooLong {
+        /// The text given, cut after 64 characters, control characters escaped.
+        id: String,
+        /// The id's length in bytes.
+        len: usize,
+    },
+    /// An id holding a character outside `A-Z a-z 0-9 _ -`.
+    #[error("invalid artifact id `{id}`: it holds `{}` at byte {at}; an id holds only ASCII letters, digits, `_` and `-`", character.escape_debug())]
+    IdCharacter {
+        /// The text given, cut after 64 characters, control characters escaped.
+        id: String,
+        /// The first character not allowed.
+        character: char,
+        /// Its byte offset in the text given, URL prefix and all.
+        at: usize,
     },
     /// A file store's file or directory could not be read or written.
     #[error("cannot {action} `{}`: {source}", path.display())]

@@ -14,7 +14,7 @@ const ID_PREFIX: &str = "art_";
 
 /// The longest artifact id, in bytes: long enough for any store's own
 /// scheme, short enough to be a file name everywhere.
-const MAX_ID_LEN: usize = 128;
+pub(super) const MAX_ID_LEN: usize = 128;
 
 /// The id of a kept artifact: 1 to 128 of the URL-safe characters
 /// `A-Z a-z 0-9 _ -`, and nothing else.
@@ -63,27 +63,34 @@ impl ArtifactId {
     /// ```
     ///
     /// # Errors
-    /// [`ArtifactError::InvalidId`]: the id is empty, longer than 128 bytes,
-    /// or holds a character outside `A-Z a-z 0-9 _ -`.
+    /// [`ArtifactError::EmptyId`], [`ArtifactError::IdTooLong`] (over 128
+    /// bytes) or [`ArtifactError::IdCharacter`] (a character outside
+    /// `A-Z a-z 0-9 _ -`).
     pub fn from_url_or_id(text: &str) -> Result<Self, ArtifactError> {
         let id = text.strip_prefix(URL_PREFIX).unwrap_or(text);
-        let problem = if id.is_empty() {
-            IdProblem::Empty
-        } else if let Some((at, c)) = id
+        let shown = || shorten(text).escape_debug().collect();
+        if id.is_empty() {
+            return Err(ArtifactError::EmptyId { id: shown() });
+        }
+        if let Some((at, character)) = id
             .char_indices()
             .find(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
         {
             // The byte is counted in the text as given, URL prefix and all.
-            IdProblem::BadChar(c, at + (text.len() - id.len()))
-        } else if id.len() > MAX_ID_LEN {
-            IdProblem::TooLong(id.len())
-        } else {
-            return Ok(Self(id.to_owned()));
-        };
-        Err(ArtifactError::InvalidId {
-            id: shorten(text).escape_debug().collect(),
-            problem,
-        })
+            let at = at + (text.len() - id.len());
+            return Err(ArtifactError::IdCharacter {
+                id: shown(),
+                character,
+                at,
+            });
+        }
+        if id.len() > MAX_ID_LEN {
+            return Err(ArtifactError::IdTooLong {
+                id: shown(),
+                len: id.len(),
+            });
+        }
+        Ok(Self(id.to_owned()))
     }
 
     /// The id as text.
@@ -111,33 +118,5 @@ impl fmt::Display for ArtifactId {
     /// The id itself (not its URL).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
-    }
-}
-
-/// What is wrong with an artifact id.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum IdProblem {
-    /// The id is empty.
-    Empty,
-    /// The id is this many bytes long.
-    TooLong(usize),
-    /// The text given holds this character at this byte.
-    BadChar(char, usize),
-}
-
-impl fmt::Display for IdProblem {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Empty => f.write_str("it is empty"),
-            Self::TooLong(len) => {
-                write!(f, "it is {len} bytes long; an id has at most {MAX_ID_LEN}")
-            }
-            Self::BadChar(c, at) => write!(
-                f,
-                "it holds `{}` at byte {at}; an id holds only ASCII letters, digits, `_` and `-`",
-                c.escape_debug()
-            ),
-        }
     }
 }

@@ -43,7 +43,7 @@ mod tokenizer;
 
 pub use artifact::Artifact;
 pub use artifact_error::ArtifactError;
-pub use artifact_id::{ArtifactId, IdProblem};
+pub use artifact_id::ArtifactId;
 pub use artifact_store::ArtifactStore;
 pub use budget::Budget;
 pub use file_store::FileStore;

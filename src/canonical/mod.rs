@@ -49,7 +49,7 @@ pub use part_kind::PartKind;
 pub use part_limit::PartLimit;
 pub use pending::{Answer, Request};
 pub use read::read;
-pub use result::{PENDING_KEY, ToolResult};
+pub use result::ToolResult;
 
 pub(crate) use base64_data::Base64;
 pub(crate) use bounded_read::open_without_blocking;

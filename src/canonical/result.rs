@@ -9,9 +9,6 @@ use serde_json::{Map, Value};
 use super::part_serde::PartsSeed;
 use super::{ContentPart, PartLimit, Request};
 
-/// The metadata key that turns a result into a suspension.
-pub const PENDING_KEY: &str = "pending";
-
 /// What the model is handed back for one tool call: text it reads, whether the
 /// call failed, non-text parts, and metadata the model never sees.
 ///
@@ -60,7 +57,7 @@ pub struct ToolResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub parts: Vec<ContentPart>,
     /// Free-form data for your code; the model never sees it. The key
-    /// [`PENDING_KEY`] is reserved for a suspension [`Request`].
+    /// [`ToolResult::PENDING_KEY`] is reserved for a suspension [`Request`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub metadata: Option<Map<String, Value>>,
 }
@@ -181,6 +178,10 @@ impl<'de> Deserialize<'de> for ResultKey {
 }
 
 impl ToolResult {
+    /// The metadata key that turns a result into a suspension: it holds
+    /// the [`Request`] the call is parked on.
+    pub const PENDING_KEY: &str = "pending";
+
     /// A success.
     #[must_use]
     pub fn ok(output: impl Into<String>) -> Self {
@@ -227,7 +228,7 @@ impl ToolResult {
         let mut metadata = Map::new();
         // `Request`'s derived `Serialize` (strings and a JSON map) cannot fail.
         let request = serde_json::to_value(&request).unwrap_or(Value::Null);
-        metadata.insert(PENDING_KEY.to_owned(), request);
+        metadata.insert(Self::PENDING_KEY.to_owned(), request);
         Self {
             output,
             is_error: true,
@@ -258,7 +259,7 @@ impl ToolResult {
     /// holds an object that reads as a [`Request`] with an id or a kind.
     #[must_use]
     pub fn pending_request(&self) -> Option<Request> {
-        let value = self.metadata.as_ref()?.get(PENDING_KEY)?;
+        let value = self.metadata.as_ref()?.get(Self::PENDING_KEY)?;
         let request = Request::deserialize(value).ok()?;
         (!request.id.is_empty() || !request.kind.is_empty()).then_some(request)
     }
@@ -278,7 +279,7 @@ impl ToolResult {
         if let Some(Value::Object(request)) = self
             .metadata
             .as_mut()
-            .and_then(|metadata| metadata.get_mut(PENDING_KEY))
+            .and_then(|metadata| metadata.get_mut(Self::PENDING_KEY))
         {
             request.insert(
                 "id".to_owned(),

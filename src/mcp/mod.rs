@@ -72,4 +72,4 @@ mod server;
 #[cfg(feature = "mcp-client")]
 pub use client::{McpClient, RemoteTool};
 #[cfg(feature = "mcp-server")]
-pub use server::{DeclarationError, McpServer, ServeError};
+pub use server::{McpServer, McpServerError};

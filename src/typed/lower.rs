@@ -9,7 +9,7 @@ use super::json::{self, SERIALISE_FAILED_OUTPUT};
 use super::result::Outcome;
 use super::unexpected::UnexpectedError;
 use super::{Diagnostics, Failure, ToolError, ToolResult};
-use crate::canonical::{self, ContentPart, PENDING_KEY};
+use crate::canonical::{self, ContentPart};
 
 /// A lowered result: the canonical result for the model, and the
 /// diagnostics for Rust. Take it apart with a destructuring `let` or
@@ -236,9 +236,9 @@ impl<T: Serialize, E: Serialize> IntoToolResult for ToolResult<T, E> {
                     if let Some(pending) = result
                         .metadata
                         .take()
-                        .and_then(|mut m| m.remove(PENDING_KEY))
+                        .and_then(|mut m| m.remove(canonical::ToolResult::PENDING_KEY))
                     {
-                        metadata.insert(PENDING_KEY.to_owned(), pending);
+                        metadata.insert(canonical::ToolResult::PENDING_KEY.to_owned(), pending);
                     }
                     result.metadata = Some(metadata);
                 }

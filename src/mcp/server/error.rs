@@ -1,27 +1,20 @@
-//! What can go wrong setting up or running an MCP server.
+//! `McpServerError`: what can go wrong setting up or running an MCP server.
 
-/// A tool whose declaration rmcp cannot take, found when the server is
-/// made.
-#[derive(Debug, thiserror::Error)]
-#[error("the declaration of tool `{tool}` is not an MCP tool: {source}")]
-pub struct DeclarationError {
-    pub(super) tool: String,
-    #[source]
-    pub(super) source: serde_json::Error,
-}
-
-impl DeclarationError {
-    /// The tool's name.
-    #[must_use]
-    pub fn tool(&self) -> &str {
-        &self.tool
-    }
-}
-
-/// Why serving a session ended in failure.
+/// What went wrong setting up an MCP server ([`McpServer::new`](super::McpServer::new))
+/// or serving a session ([`McpServer::serve_stdio`](super::McpServer::serve_stdio)).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum ServeError {
+pub enum McpServerError {
+    /// A tool whose declaration rmcp cannot take, found when the server
+    /// is made.
+    #[error("the declaration of tool `{tool}` is not an MCP tool: {source}")]
+    Declaration {
+        /// The tool's name.
+        tool: String,
+        /// What rmcp's tool type found.
+        #[source]
+        source: serde_json::Error,
+    },
     /// The client's `initialize` failed (the transport closed, a bad
     /// handshake).
     #[error("the mcp session did not start: {0}")]

@@ -10,7 +10,7 @@ use rmcp::transport::streamable_http_server::SessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use rmcp::{ServerHandler, ServiceExt};
 
-use super::error::{DeclarationError, ServeError};
+use super::error::McpServerError;
 use super::http::HttpSessions;
 use super::session::McpSession;
 use crate::provider::{Mcp, Provider};
@@ -134,15 +134,17 @@ impl McpServer {
     /// # Errors
     /// A tool's declaration is not one rmcp takes (a schema that is not a
     /// JSON object).
-    pub fn new(toolbox: impl Into<Arc<Toolbox>>) -> Result<Self, DeclarationError> {
+    pub fn new(toolbox: impl Into<Arc<Toolbox>>) -> Result<Self, McpServerError> {
         let toolbox = toolbox.into();
         let tools = toolbox
             .tools()
             .into_iter()
             .map(|tool| {
-                McpTool::try_from(Mcp::declare(tool)).map_err(|source| DeclarationError {
-                    tool: tool.name().to_owned(),
-                    source,
+                McpTool::try_from(Mcp::declare(tool)).map_err(|source| {
+                    McpServerError::Declaration {
+                        tool: tool.name().to_owned(),
+                        source,
+                    }
                 })
             })
             .collect::<Result<Arc<[McpTool]>, _>>()?;
@@ -256,7 +258,7 @@ impl McpServer {
     ///
     /// # Errors
     /// The session did not start, or its task stopped in a panic.
-    pub async fn serve_stdio(&self) -> Result<(), ServeError> {
+    pub async fn serve_stdio(&self) -> Result<(), McpServerError> {
         let running = self
             .session()
             .serve(rmcp::transport::stdio())

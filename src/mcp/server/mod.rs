@@ -15,5 +15,5 @@ mod progress_tokens;
 mod session;
 mod stateless;
 
-pub use error::{DeclarationError, ServeError};
+pub use error::McpServerError;
 pub use mcp_server::McpServer;
