@@ -55,6 +55,7 @@ mod openai_chat;
 mod openai_responses;
 mod policy;
 mod shape;
+mod stream;
 mod strict;
 #[cfg(feature = "toolnexus")]
 mod toolnexus;
@@ -70,6 +71,7 @@ pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
 pub use policy::PartPolicy;
 pub use shape::Provider;
+pub use stream::{CallStream, StreamEnd, Streamed};
 
 /// The call a result answers: the provider's call id and the tool's name.
 ///

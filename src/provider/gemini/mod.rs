@@ -4,6 +4,7 @@ mod calls;
 mod declare;
 mod render;
 mod schema;
+mod stream;
 
 use crate::provider::{Answered, Call, PartPolicy, Provider, ReadCallsError, RenderError};
 use crate::tool::Tool;

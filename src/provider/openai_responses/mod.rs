@@ -3,6 +3,7 @@
 mod calls;
 mod declare;
 mod render;
+mod stream;
 
 use crate::provider::{Answered, Call, PartPolicy, Provider, ReadCallsError, RenderError};
 use crate::tool::Tool;
