@@ -99,7 +99,10 @@ fn chat_two_calls_sharing_index_0_stay_two_calls() {
         chat_finish("tool_calls"),
     ];
     let (given, turn, _, read) = read!(OpenAiChat, &events);
-    let expected = [text("call_a", "page", r#"{"p":1}"#), text("call_b", "page", r#"{"p":2}"#)];
+    let expected = [
+        text("call_a", "page", r#"{"p":1}"#),
+        text("call_b", "page", r#"{"p":2}"#),
+    ];
     assert_eq!(turn.calls(), expected);
     assert_eq!(given[1], expected[..1]);
     assert_eq!(read.unwrap(), expected);
@@ -119,7 +122,10 @@ fn chat_a_call_named_again_at_a_used_index_without_an_id_is_a_new_call() {
     // The second call has no id: refused when it is whole, as `read_calls`
     // refuses a call with an empty id.
     let err = stream.push(&events[2]).unwrap_err();
-    assert_eq!(err.to_string(), "openai chat stream: tool_calls[1].id: empty call id");
+    assert_eq!(
+        err.to_string(),
+        "openai chat stream: tool_calls[1].id: empty call id"
+    );
 }
 
 #[test]
@@ -130,7 +136,12 @@ fn chat_fragments_without_an_index_are_read_by_id_then_order() {
     let events = [
         fragment(None, Some("call_1"), Some("weather"), json!("{\"city\":")),
         fragment(None, None, None, json!("\"Oslo\"}")),
-        fragment(None, Some("call_2"), Some("weather"), json!("{\"city\":\"Rome\"}")),
+        fragment(
+            None,
+            Some("call_2"),
+            Some("weather"),
+            json!("{\"city\":\"Rome\"}"),
+        ),
         chat_finish("tool_calls"),
     ];
     let (given, turn, _, read) = read!(OpenAiChat, &events);
@@ -161,7 +172,10 @@ fn chat_empty_and_null_fragments_change_nothing() {
     assert_eq!(turn.calls(), [text("call_1", "add", r#"{"a":1}"#)]);
     assert!(given[..7].iter().all(Vec::is_empty));
     assert_eq!(read.unwrap(), turn.calls());
-    assert_eq!(serde_json::from_str::<Value>(&message).unwrap()["content"], Value::Null);
+    assert_eq!(
+        serde_json::from_str::<Value>(&message).unwrap()["content"],
+        Value::Null
+    );
 }
 
 #[test]
@@ -182,8 +196,18 @@ fn chat_cut_by_length_runs_no_call_and_never_gives_the_cut_one() {
     // A naive assembler runs the calls it has when the stream stops, the
     // cut one with arguments `{"path":"/et`.
     let events = [
-        fragment(Some(0), Some("call_1"), Some("read"), json!("{\"path\":\"/a\"}")),
-        fragment(Some(1), Some("call_2"), Some("read"), json!("{\"path\":\"/et")),
+        fragment(
+            Some(0),
+            Some("call_1"),
+            Some("read"),
+            json!("{\"path\":\"/a\"}"),
+        ),
+        fragment(
+            Some(1),
+            Some("call_2"),
+            Some("read"),
+            json!("{\"path\":\"/et"),
+        ),
         chat_finish("length"),
     ];
     let (given, turn, message, read) = read!(OpenAiChat, &events);
@@ -201,16 +225,23 @@ fn chat_content_filter_error_and_no_finish_run_no_call() {
     let (_, turn, _, _) = read!(OpenAiChat, [call.clone(), chat_finish("content_filter")]);
     assert_eq!((turn.end(), turn.calls().len()), (&StreamEnd::Filtered, 0));
 
-    let error = json!({"error": {"message": "The server had an error", "type": "server_error"}}).to_string();
+    let error = json!({"error": {"message": "The server had an error", "type": "server_error"}})
+        .to_string();
     let (given, turn, message, _) = read!(OpenAiChat, [call.clone(), error]);
-    assert_eq!(turn.end(), &StreamEnd::Failed("The server had an error".into()));
+    assert_eq!(
+        turn.end(),
+        &StreamEnd::Failed("The server had an error".into())
+    );
     assert!(turn.calls().is_empty() && all(&given).is_empty());
     assert!(!message.contains("call_1"));
 
     let (given, turn, _, _) = read!(OpenAiChat, [call]);
     assert_eq!(turn.end(), &StreamEnd::Unfinished);
     assert!(turn.calls().is_empty() && all(&given).is_empty());
-    assert_eq!(turn.end().to_string(), "the stream ended before the message finished");
+    assert_eq!(
+        turn.end().to_string(),
+        "the stream ended before the message finished"
+    );
 }
 
 #[test]
@@ -229,7 +260,10 @@ fn chat_malformed_arguments_are_that_calls_own_and_the_others_go_on() {
     assert!(given[2].is_empty(), "held behind the malformed call");
     assert_eq!(
         given[3],
-        [text("call_2", "add", r#"{"a":"#), text("call_3", "add", r#"{"a":3}"#)]
+        [
+            text("call_2", "add", r#"{"a":"#),
+            text("call_3", "add", r#"{"a":3}"#)
+        ]
     );
     assert_eq!(turn.calls().len(), 3);
     assert_eq!(read.unwrap(), turn.calls());
@@ -244,7 +278,9 @@ fn chat_a_duplicate_id_and_another_type_are_the_errors_read_calls_gives() {
         chat_finish("tool_calls"),
     ];
     let mut stream = CallStream::<OpenAiChat>::new();
-    let mut errors = events.iter().filter_map(|event| stream.push(event).err().map(|e| e.to_string()));
+    let mut errors = events
+        .iter()
+        .filter_map(|event| stream.push(event).err().map(|e| e.to_string()));
     assert_eq!(
         errors.next().unwrap(),
         r#"openai chat stream: tool_calls[2].id: duplicate call id "call_1", first at tool_calls[0].id"#
@@ -254,11 +290,20 @@ fn chat_a_duplicate_id_and_another_type_are_the_errors_read_calls_gives() {
 
     let custom = chunk(json!({"tool_calls": [{"index": 0, "id": "c", "type": "custom"}]}));
     let err = CallStream::<OpenAiChat>::new().push(&custom).unwrap_err();
-    assert_eq!(err.to_string(), r#"openai chat stream: tool_calls[0].type: expected "function", found "custom""#);
+    assert_eq!(
+        err.to_string(),
+        r#"openai chat stream: tool_calls[0].type: expected "function", found "custom""#
+    );
 
-    let err = CallStream::<OpenAiChat>::new().push(r#"{"choices":[{"delta":{"tool_calls":[{"index":"x"}]}}]}"#).unwrap_err();
+    let err = CallStream::<OpenAiChat>::new()
+        .push(r#"{"choices":[{"delta":{"tool_calls":[{"index":"x"}]}}]}"#)
+        .unwrap_err();
     assert!(matches!(err, ReadCallsError::Invalid { .. }), "{err}");
-    assert!(err.to_string().starts_with("openai chat stream: choices[0].delta.tool_calls[0].index: invalid type"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("openai chat stream: choices[0].delta.tool_calls[0].index: invalid type"),
+        "{err}"
+    );
     let err = CallStream::<OpenAiChat>::new().push("{oops").unwrap_err();
     assert!(matches!(err, ReadCallsError::NotJson { .. }), "{err}");
 }
@@ -278,8 +323,14 @@ fn chat_events_as_values_read_as_text_does() {
     }
     stream.push_value(&json!("[DONE]")).unwrap();
     assert_eq!(given, [text("call_1", "add", r#"{"a":1}"#)]);
-    let err = CallStream::<OpenAiChat>::new().push_value(&json!([1])).unwrap_err();
-    assert!(err.to_string().starts_with("openai chat stream: invalid type: sequence"), "{err}");
+    let err = CallStream::<OpenAiChat>::new()
+        .push_value(&json!([1]))
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("openai chat stream: invalid type: sequence"),
+        "{err}"
+    );
 }
 
 // ----------------------------------------------------------- Anthropic
@@ -293,7 +344,10 @@ fn delta(index: u64, delta: Value) -> String {
 }
 
 fn input(index: u64, partial: &str) -> String {
-    delta(index, json!({"type": "input_json_delta", "partial_json": partial}))
+    delta(
+        index,
+        json!({"type": "input_json_delta", "partial_json": partial}),
+    )
 }
 
 fn stop(index: u64) -> String {
@@ -305,7 +359,10 @@ fn message_delta(reason: &str) -> String {
 }
 
 fn tool_use(index: u64, id: &str, name: &str) -> String {
-    block_start(index, json!({"type": "tool_use", "id": id, "name": name, "input": {}}))
+    block_start(
+        index,
+        json!({"type": "tool_use", "id": id, "name": name, "input": {}}),
+    )
 }
 
 #[test]
@@ -341,14 +398,20 @@ fn anthropic_input_starts_empty_not_from_the_prefilled_object() {
         message["content"][0],
         json!({"type": "thinking", "thinking": "Weather needed.", "signature": "EqQBCgIYAhIM"})
     );
-    assert_eq!(message["content"][1], json!({"type": "text", "text": "Looking it up."}));
+    assert_eq!(
+        message["content"][1],
+        json!({"type": "text", "text": "Looking it up."})
+    );
 }
 
 #[test]
 fn anthropic_a_whole_input_at_the_start_is_kept_when_no_text_follows() {
     // A naive assembler parses the (empty) deltas and loses `{"a":1}`.
     let events = [
-        block_start(0, json!({"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 1}})),
+        block_start(
+            0,
+            json!({"type": "tool_use", "id": "toolu_1", "name": "add", "input": {"a": 1}}),
+        ),
         input(0, ""),
         stop(0),
         message_delta("tool_use"),
@@ -396,7 +459,14 @@ fn anthropic_cut_by_max_tokens_gives_no_runnable_call() {
     assert!(all(&given).iter().all(|call| call.id != "toolu_2"));
     let read = read.unwrap();
     assert_eq!(read[0], json_call("toolu_1", "read", json!({"path": "/a"})));
-    assert_eq!(read[1], json_call("toolu_2", "read", json!({"INVALID_JSON": "{\"path\": \"/et"})));
+    assert_eq!(
+        read[1],
+        json_call(
+            "toolu_2",
+            "read",
+            json!({"INVALID_JSON": "{\"path\": \"/et"})
+        )
+    );
     assert!(message.contains(r#""INVALID_JSON""#));
 }
 
@@ -433,7 +503,8 @@ fn anthropic_an_error_event_runs_no_call() {
         tool_use(0, "toolu_1", "add"),
         input(0, "{\"a\": 1}"),
         stop(0),
-        json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}).to_string(),
+        json!({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
+            .to_string(),
     ];
     let (_, turn, _, _) = read!(Anthropic, &events);
     assert_eq!(turn.end(), &StreamEnd::Failed("Overloaded".into()));
@@ -442,21 +513,32 @@ fn anthropic_an_error_event_runs_no_call() {
 
 #[test]
 fn anthropic_an_empty_name_is_the_error_read_calls_gives() {
-    let events = [block_start(0, json!({"type": "tool_use", "id": "toolu_1", "name": "", "input": {}})), stop(0)];
+    let events = [
+        block_start(
+            0,
+            json!({"type": "tool_use", "id": "toolu_1", "name": "", "input": {}}),
+        ),
+        stop(0),
+    ];
     let mut stream = CallStream::<Anthropic>::new();
     stream.push(&events[0]).unwrap();
     let err = stream.push(&events[1]).unwrap_err();
-    assert_eq!(err.to_string(), "anthropic stream: content[0].name: empty tool name");
+    assert_eq!(
+        err.to_string(),
+        "anthropic stream: content[0].name: empty tool name"
+    );
 }
 
 // ----------------------------------------------------------- Responses
 
 fn added(output_index: u64, item: Value) -> String {
-    json!({"type": "response.output_item.added", "output_index": output_index, "item": item}).to_string()
+    json!({"type": "response.output_item.added", "output_index": output_index, "item": item})
+        .to_string()
 }
 
 fn item_done(output_index: u64, item: Value) -> String {
-    json!({"type": "response.output_item.done", "output_index": output_index, "item": item}).to_string()
+    json!({"type": "response.output_item.done", "output_index": output_index, "item": item})
+        .to_string()
 }
 
 fn function_call(id: &str, call_id: &str, name: &str, arguments: &str, status: &str) -> Value {
@@ -481,18 +563,31 @@ fn completed() -> String {
 
 #[test]
 fn responses_gives_a_call_at_its_arguments_done_and_keeps_reasoning() {
-    let reasoning = json!({"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"});
+    let reasoning =
+        json!({"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAA"});
     let events = [
         json!({"type": "response.created", "response": {"status": "in_progress"}}).to_string(),
         added(0, json!({"type": "reasoning", "id": "rs_1", "summary": []})),
         item_done(0, reasoning.clone()),
-        added(1, function_call("fc_1", "call_1", "weather", "", "in_progress")),
+        added(
+            1,
+            function_call("fc_1", "call_1", "weather", "", "in_progress"),
+        ),
         arguments_delta(Some(1), "fc_1", "{\"city\":"),
         arguments_delta(Some(1), "fc_1", ""),
         // No `output_index`: read from the item id.
         arguments_delta(None, "fc_1", "\"Oslo\"}"),
         arguments_done(1, "fc_1", "{\"city\":\"Oslo\"}"),
-        item_done(1, function_call("fc_1", "call_1", "weather", "{\"city\":\"Oslo\"}", "completed")),
+        item_done(
+            1,
+            function_call(
+                "fc_1",
+                "call_1",
+                "weather",
+                "{\"city\":\"Oslo\"}",
+                "completed",
+            ),
+        ),
         completed(),
     ];
     let (given, turn, message, read) = read!(OpenAiResponses, &events);
@@ -511,7 +606,10 @@ fn responses_a_whole_call_in_its_done_item_keeps_its_arguments() {
     // A proxy that sends only the items' done events: a naive assembler
     // built from deltas has no arguments.
     let events = [
-        item_done(0, function_call("fc_1", "call_1", "add", "{\"a\":1}", "completed")),
+        item_done(
+            0,
+            function_call("fc_1", "call_1", "add", "{\"a\":1}", "completed"),
+        ),
         completed(),
     ];
     let (given, turn, _, read) = read!(OpenAiResponses, &events);
@@ -524,7 +622,10 @@ fn responses_the_added_items_arguments_are_not_prefilled_before_the_deltas() {
     // An item opened with `arguments: "{}"` then streamed: a naive
     // assembler reads `{}{"a":1}`.
     let events = [
-        added(0, function_call("fc_1", "call_1", "add", "{}", "in_progress")),
+        added(
+            0,
+            function_call("fc_1", "call_1", "add", "{}", "in_progress"),
+        ),
         arguments_delta(Some(0), "fc_1", "{\"a\":1}"),
         arguments_done(0, "fc_1", "{\"a\":1}"),
         completed(),
@@ -560,13 +661,25 @@ fn responses_cut_by_max_output_tokens_or_failed_runs_no_call() {
 #[test]
 fn responses_malformed_arguments_do_not_stop_the_others() {
     let events = [
-        item_done(0, function_call("fc_1", "call_1", "add", "{\"a\":", "completed")),
-        item_done(1, function_call("fc_2", "call_2", "add", "{\"a\":2}", "completed")),
+        item_done(
+            0,
+            function_call("fc_1", "call_1", "add", "{\"a\":", "completed"),
+        ),
+        item_done(
+            1,
+            function_call("fc_2", "call_2", "add", "{\"a\":2}", "completed"),
+        ),
         completed(),
     ];
     let (given, turn, _, read) = read!(OpenAiResponses, &events);
     assert!(given[0].is_empty() && given[1].is_empty());
-    assert_eq!(given[2], [text("call_1", "add", r#"{"a":"#), text("call_2", "add", r#"{"a":2}"#)]);
+    assert_eq!(
+        given[2],
+        [
+            text("call_1", "add", r#"{"a":"#),
+            text("call_2", "add", r#"{"a":2}"#)
+        ]
+    );
     assert_eq!(read.unwrap(), turn.calls());
 }
 
@@ -584,7 +697,10 @@ fn gemini(parts: Value, finish: Option<&str>) -> String {
 fn gemini_gives_each_whole_call_at_once_and_keeps_signatures() {
     let events = [
         gemini(json!([{"text": "Plan: ", "thought": true}]), None),
-        gemini(json!([{"text": "lights then music.", "thought": true}]), None),
+        gemini(
+            json!([{"text": "lights then music.", "thought": true}]),
+            None,
+        ),
         gemini(
             json!([
                 {"functionCall": {"name": "dim_lights", "args": {"brightness": 0.5}}, "thoughtSignature": "c2ln"},
@@ -592,7 +708,10 @@ fn gemini_gives_each_whole_call_at_once_and_keeps_signatures() {
             ]),
             None,
         ),
-        gemini(json!([{"text": "", "thoughtSignature": "ZW5k"}]), Some("STOP")),
+        gemini(
+            json!([{"text": "", "thoughtSignature": "ZW5k"}]),
+            Some("STOP"),
+        ),
     ];
     let (given, turn, message, read) = read!(Gemini, &events);
     let expected = [
@@ -603,9 +722,15 @@ fn gemini_gives_each_whole_call_at_once_and_keeps_signatures() {
     assert_eq!(turn.calls(), expected);
     assert_eq!(read.unwrap(), expected);
     let content: Value = serde_json::from_str(&message).unwrap();
-    assert_eq!(content["parts"][0], json!({"text": "Plan: lights then music.", "thought": true}));
+    assert_eq!(
+        content["parts"][0],
+        json!({"text": "Plan: lights then music.", "thought": true})
+    );
     assert_eq!(content["parts"][1]["thoughtSignature"], "c2ln");
-    assert_eq!(content["parts"][3], json!({"text": "", "thoughtSignature": "ZW5k"}));
+    assert_eq!(
+        content["parts"][3],
+        json!({"text": "", "thoughtSignature": "ZW5k"})
+    );
 }
 
 #[test]
@@ -613,7 +738,10 @@ fn gemini_vertex_streamed_arguments_grow_until_will_continue_ends() {
     // Vertex AI's `partialArgs`: a naive reader takes each part for a
     // whole call with no arguments.
     let events = [
-        gemini(json!([{"functionCall": {"name": "weather", "willContinue": true}}]), None),
+        gemini(
+            json!([{"functionCall": {"name": "weather", "willContinue": true}}]),
+            None,
+        ),
         gemini(
             json!([{"functionCall": {"partialArgs": [{"jsonPath": "$.city", "stringValue": "Os", "willContinue": true}], "willContinue": true}}]),
             None,
@@ -635,11 +763,17 @@ fn gemini_vertex_streamed_arguments_grow_until_will_continue_ends() {
 
 #[test]
 fn gemini_max_tokens_safety_and_errors_run_no_call() {
-    let call = gemini(json!([{"functionCall": {"id": "c1", "name": "add", "args": {"a": 1}}}]), None);
+    let call = gemini(
+        json!([{"functionCall": {"id": "c1", "name": "add", "args": {"a": 1}}}]),
+        None,
+    );
     for (finish, end) in [
         ("MAX_TOKENS", StreamEnd::Length),
         ("SAFETY", StreamEnd::Filtered),
-        ("MALFORMED_FUNCTION_CALL", StreamEnd::Other("MALFORMED_FUNCTION_CALL".into())),
+        (
+            "MALFORMED_FUNCTION_CALL",
+            StreamEnd::Other("MALFORMED_FUNCTION_CALL".into()),
+        ),
     ] {
         let (_, turn, _, _) = read!(Gemini, [call.clone(), gemini(json!([]), Some(finish))]);
         assert_eq!(turn.end(), &end);
@@ -647,7 +781,10 @@ fn gemini_max_tokens_safety_and_errors_run_no_call() {
     }
     let error = json!({"error": {"code": 503, "message": "The model is overloaded.", "status": "UNAVAILABLE"}}).to_string();
     let (_, turn, _, _) = read!(Gemini, [call, error]);
-    assert_eq!(turn.end(), &StreamEnd::Failed("The model is overloaded.".into()));
+    assert_eq!(
+        turn.end(),
+        &StreamEnd::Failed("The model is overloaded.".into())
+    );
 }
 
 #[test]

@@ -271,9 +271,11 @@ impl AnthropicReader {
                     let input = input.unwrap_or_else(|| Value::Object(Map::new()));
                     (Arguments::Json(input), false)
                 } else {
+                    let json = shrunk(json);
                     match serde_json::from_str(&json) {
+                        // The text goes before the call is copied out.
                         Ok(input) => (Arguments::Json(input), false),
-                        Err(_) => (Arguments::Text(shrunk(json)), true),
+                        Err(_) => (Arguments::Text(json), true),
                     }
                 };
                 let call =

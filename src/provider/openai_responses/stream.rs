@@ -4,7 +4,9 @@
 //! `response.completed` ends it.
 
 use std::borrow::Cow;
+use std::fmt;
 
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -12,7 +14,7 @@ use serde_json::{Map, Value};
 use super::OpenAiResponses;
 use crate::provider::Call;
 use crate::provider::calls::{self, ReadCallsError};
-use crate::provider::stream::{self, Calls, Dialect, ErrorBody, StreamEnd, Streamed};
+use crate::provider::stream::{self, Calls, Data, Dialect, ErrorBody, StreamEnd, Streamed};
 use crate::tool::Arguments;
 
 const STYLE: &str = "openai responses stream";
@@ -69,7 +71,7 @@ impl Dialect for OpenAiResponses {
         event: &str,
         ready: &mut Vec<Call>,
     ) -> Result<(), ReadCallsError> {
-        reader.read(stream::from_text(STYLE, event)?, ready)
+        reader.push(event, ready)
     }
 
     fn push_value(
@@ -77,7 +79,7 @@ impl Dialect for OpenAiResponses {
         event: &Value,
         ready: &mut Vec<Call>,
     ) -> Result<(), ReadCallsError> {
-        reader.read(stream::from_value(STYLE, event)?, ready)
+        reader.push(event, ready)
     }
 
     fn finish(reader: ResponsesReader) -> Result<Streamed<Self>, ReadCallsError> {
@@ -104,28 +106,59 @@ impl Dialect for OpenAiResponses {
 }
 
 impl ResponsesReader {
+    /// Reads an event lean first: a delta needs no more, and a call's
+    /// `.done` events need their whole text only when no delta came.
+    fn push<'de>(
+        &mut self,
+        data: impl Data<'de>,
+        ready: &mut Vec<Call>,
+    ) -> Result<(), ReadCallsError> {
+        let head: Head<'de> = data.parse(STYLE)?;
+        let at = self.position(head.output_index, head.item_id.as_deref());
+        let has_text = at
+            .and_then(|at| self.items.get(at))
+            .is_some_and(|(_, _, item)| {
+                matches!(item, Item::Open { deltas, .. } if !deltas.is_empty())
+                    || matches!(item, Item::Call(..))
+            });
+        match head.kind.as_ref() {
+            "response.function_call_arguments.delta" => {
+                if let Some(delta) = head.delta.filter(|delta| !delta.is_empty())
+                    && let Some(Item::Open { deltas, .. }) = at.and_then(|at| self.get(at))
+                {
+                    deltas.push_str(&delta);
+                }
+                Ok(())
+            }
+            "response.function_call_arguments.done" => {
+                if !has_text {
+                    let event: Event<'de> = data.parse(STYLE)?;
+                    if let Some(Item::Open { whole, .. }) = at.and_then(|at| self.get(at)) {
+                        *whole = event.arguments.map(Cow::into_owned);
+                    }
+                }
+                match at {
+                    Some(at) => self.close(at, false, ready),
+                    None => Ok(()),
+                }
+            }
+            "response.output_item.done" if has_text => {
+                let Lean { item } = data.parse(STYLE)?;
+                self.done(
+                    head.output_index,
+                    item.map(|Skip(item)| item).unwrap_or_default(),
+                    ready,
+                )
+            }
+            _ => self.read(data.parse(STYLE)?, ready),
+        }
+    }
+
     fn read(&mut self, event: Event<'_>, ready: &mut Vec<Call>) -> Result<(), ReadCallsError> {
         match event.kind.as_ref() {
             "response.output_item.added" => {
                 let item = event.item.unwrap_or_default();
                 self.open(event.output_index, item);
-            }
-            "response.function_call_arguments.delta" => {
-                if let Some(delta) = event.delta.filter(|delta| !delta.is_empty())
-                    && let Some(Item::Open { deltas, .. }) =
-                        self.item(event.output_index, event.item_id.as_deref())
-                {
-                    deltas.push_str(&delta);
-                }
-            }
-            "response.function_call_arguments.done" => {
-                let at = self.position(event.output_index, event.item_id.as_deref());
-                if let Some(Item::Open { whole, .. }) = at.and_then(|at| self.get(at)) {
-                    *whole = event.arguments.map(Cow::into_owned);
-                }
-                if let Some(at) = at {
-                    self.close(at, false, ready)?;
-                }
             }
             "response.output_item.done" => {
                 let item = event.item.unwrap_or_default();
@@ -172,8 +205,8 @@ impl ResponsesReader {
             };
             Item::Open {
                 item,
-                deltas: start,
-                whole: None,
+                deltas: String::new(),
+                whole: Some(start).filter(|start| !start.is_empty()),
             }
         } else {
             Item::Other(Value::Object(item))
@@ -198,11 +231,6 @@ impl ResponsesReader {
         self.items.get_mut(position).map(|(_, _, item)| item)
     }
 
-    fn item(&mut self, output_index: Option<u64>, item_id: Option<&str>) -> Option<&mut Item> {
-        let at = self.position(output_index, item_id)?;
-        self.get(at)
-    }
-
     /// An `output_item.done`: the item as it ends.
     fn done(
         &mut self,
@@ -219,10 +247,14 @@ impl ResponsesReader {
         };
         match self.get(at) {
             Some(Item::Open {
-                item: open, whole, ..
+                item: open,
+                deltas,
+                whole,
             }) => {
-                if let Some(Value::String(text)) = item.remove("arguments") {
-                    *whole = Some(text);
+                // The whole text counts only when no delta came.
+                match item.remove("arguments") {
+                    Some(Value::String(text)) if deltas.is_empty() => *whole = Some(text),
+                    _ => {}
                 }
                 open.extend(item);
                 self.close(at, true, ready)
@@ -262,7 +294,11 @@ impl ResponsesReader {
         if item.get("status").and_then(Value::as_str) == Some("incomplete") {
             return Ok(());
         }
-        let arguments = whole.as_deref().unwrap_or(deltas);
+        let arguments = if deltas.is_empty() {
+            whole.as_deref().unwrap_or_default()
+        } else {
+            deltas.as_str()
+        };
         let json = stream::is_whole(arguments);
         if !json && !ended {
             return Ok(());
@@ -277,7 +313,11 @@ impl ResponsesReader {
         else {
             return Ok(());
         };
-        let mut arguments = whole.unwrap_or(deltas);
+        let mut arguments = if deltas.is_empty() {
+            whole.unwrap_or_default()
+        } else {
+            deltas
+        };
         arguments.shrink_to_fit();
         let at = || format!("output[{position}]");
         let field = |item: &mut Map<String, Value>, field: &str, what: &str| {
@@ -371,17 +411,69 @@ struct Event<'a> {
     #[serde(default)]
     output_index: Option<u64>,
     #[serde(default)]
-    item_id: Option<String>,
-    #[serde(default)]
     item: Option<Map<String, Value>>,
-    #[serde(default, borrow)]
-    delta: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     arguments: Option<Cow<'a, str>>,
     #[serde(default)]
     response: Option<Response>,
     #[serde(default)]
     message: Option<Value>,
+}
+
+/// What every event is read into first: its type, where it goes, and a
+/// delta's text; the rest (an item's or the arguments' whole text) is
+/// skipped unread.
+#[derive(Deserialize)]
+#[serde(expecting = "a stream event object")]
+struct Head<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    output_index: Option<u64>,
+    #[serde(default, borrow)]
+    item_id: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    delta: Option<Cow<'a, str>>,
+}
+
+/// An `output_item.done` whose call has its arguments already: the item
+/// without them.
+#[derive(Deserialize)]
+struct Lean {
+    #[serde(default)]
+    item: Option<Skip>,
+}
+
+/// An item object, its `arguments` skipped unread.
+struct Skip(Map<String, Value>);
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct SkipVisitor;
+
+        impl<'de> Visitor<'de> for SkipVisitor {
+            type Value = Skip;
+
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("an output item object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
+                let mut item = Map::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if key == "arguments" {
+                        map.next_value::<IgnoredAny>()?;
+                    } else {
+                        let value = map.next_value()?;
+                        item.insert(key, value);
+                    }
+                }
+                Ok(Skip(item))
+            }
+        }
+
+        deserializer.deserialize_map(SkipVisitor)
+    }
 }
 
 /// The `response` of `response.incomplete` and `response.failed`.

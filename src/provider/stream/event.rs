@@ -8,6 +8,25 @@ use crate::canonical::shorten;
 use crate::provider::ReadCallsError;
 use crate::provider::calls::{self, Object};
 
+/// An event's data, as text or as a parsed value: a reader may read it
+/// more than once, into a lean type first.
+pub(crate) trait Data<'de>: Copy {
+    /// The event read into `T`, with the errors `read_calls` gives.
+    fn parse<T: Deserialize<'de>>(self, style: &'static str) -> Result<T, ReadCallsError>;
+}
+
+impl<'de> Data<'de> for &'de str {
+    fn parse<T: Deserialize<'de>>(self, style: &'static str) -> Result<T, ReadCallsError> {
+        from_text(style, self)
+    }
+}
+
+impl<'de> Data<'de> for &'de Value {
+    fn parse<T: Deserialize<'de>>(self, style: &'static str) -> Result<T, ReadCallsError> {
+        from_value(style, self)
+    }
+}
+
 /// An event given as text: read as `read_calls` reads a message.
 pub(crate) fn from_text<'de, T: Deserialize<'de>>(
     style: &'static str,

@@ -15,7 +15,7 @@ use super::{Call, ReadCallsError};
 pub(crate) use assembler::{Calls, is_whole};
 pub(crate) use dialect::Dialect;
 pub use end::StreamEnd;
-pub(crate) use event::{ErrorBody, from_text, from_value};
+pub(crate) use event::{Data, ErrorBody, from_text, from_value};
 pub use streamed::Streamed;
 
 /// A provider's stream, read one event at a time: each call is given out
@@ -38,9 +38,11 @@ pub use streamed::Streamed;
 ///   name on a call that has one (parallel calls sharing index 0);
 /// - a fragment without an index belongs to the call with its id, or, with
 ///   no id, to the call being written; with an id no call has, it opens one;
-/// - empty and `null` fragments change nothing; nothing is prefilled
-///   (Anthropic's `input: {}` at a block's start counts only when no
-///   `partial_json` follows); a call given whole in one fragment keeps its
+/// - empty and `null` fragments change nothing; nothing is prefilled:
+///   the arguments are the text the fragments add, and a whole value given
+///   elsewhere (Anthropic's `input` at a block's start, a Responses item's
+///   `arguments` when it opens, its `.done` text) counts only when no
+///   fragment added any; a call given whole in one fragment keeps its
 ///   arguments;
 /// - arguments grow by appending, in time linear in their length;
 /// - a call is checked as `read_calls` checks it (an id and a name, not
