@@ -150,3 +150,23 @@ fn toolbox_turn() {
 fn mcp_serve() {
     replay("mcp_serve");
 }
+
+#[test]
+fn openai_chat_stream() {
+    replay("openai_chat_stream");
+}
+
+#[test]
+fn openai_responses_stream() {
+    replay("openai_responses_stream");
+}
+
+#[test]
+fn anthropic_stream() {
+    replay("anthropic_stream");
+}
+
+#[test]
+fn gemini_stream() {
+    replay("gemini_stream");
+}

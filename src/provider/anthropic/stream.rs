@@ -130,7 +130,7 @@ impl AnthropicReader {
                         "missing field `content_block`",
                     ));
                 };
-                self.start(event.index, block);
+                self.start(event.index, block)?;
             }
             "content_block_delta" => {
                 if let Some(delta) = event.delta {
@@ -156,11 +156,16 @@ impl AnthropicReader {
         Ok(())
     }
 
-    fn start(&mut self, index: Option<u64>, block: Map<String, Value>) {
-        let kind = block
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
+    fn start(
+        &mut self,
+        index: Option<u64>,
+        block: Map<String, Value>,
+    ) -> Result<(), ReadCallsError> {
+        let Some(kind) = block.get("type").and_then(Value::as_str) else {
+            // The message could not be read back without it.
+            let at = format!("content[{}]", self.blocks.len());
+            return Err(calls::invalid(STYLE, at, "missing field `type`"));
+        };
         let opened = if kind == "tool_use" {
             let text = |field: &str| {
                 block
@@ -192,6 +197,7 @@ impl AnthropicReader {
             }
         };
         self.blocks.push((index, opened));
+        Ok(())
     }
 
     /// The block an event is for: by index, else the last one opened.

@@ -194,24 +194,9 @@ impl ResponsesReader {
         Ok(())
     }
 
-    fn open(&mut self, output_index: Option<u64>, mut item: Map<String, Value>) {
+    fn open(&mut self, output_index: Option<u64>, item: Map<String, Value>) {
         let id = item.get("id").and_then(Value::as_str).map(str::to_owned);
-        let opened = if item.get("type").and_then(Value::as_str) == Some("function_call") {
-            // The item's `arguments` at its opening count only when no
-            // delta or whole text follows.
-            let start = match item.remove("arguments") {
-                Some(Value::String(text)) => text,
-                _ => String::new(),
-            };
-            Item::Open {
-                item,
-                deltas: String::new(),
-                whole: Some(start).filter(|start| !start.is_empty()),
-            }
-        } else {
-            Item::Other(Value::Object(item))
-        };
-        self.items.push((output_index, id, opened));
+        self.items.push((output_index, id, opened(item)));
     }
 
     /// Where the item an event is for is: by `output_index`, else by item
@@ -267,7 +252,12 @@ impl ResponsesReader {
                 Ok(())
             }
             Some(other) => {
-                *other = Item::Other(Value::Object(item));
+                let call = item.get("type").and_then(Value::as_str) == Some("function_call");
+                *other = opened(item);
+                if call {
+                    // An item that ends as a call, opened as something else.
+                    return self.close(at, true, ready);
+                }
                 Ok(())
             }
             None => Ok(()),
@@ -355,6 +345,24 @@ impl ResponsesReader {
         }
         self.end = Some(end);
         Ok(())
+    }
+}
+
+/// An item as it opens: a `function_call` open for its arguments (those
+/// it opens with count only when no delta or whole text follows), any
+/// other kept as it is.
+fn opened(mut item: Map<String, Value>) -> Item {
+    if item.get("type").and_then(Value::as_str) != Some("function_call") {
+        return Item::Other(Value::Object(item));
+    }
+    let start = match item.remove("arguments") {
+        Some(Value::String(text)) => text,
+        _ => String::new(),
+    };
+    Item::Open {
+        item,
+        deltas: String::new(),
+        whole: Some(start).filter(|start| !start.is_empty()),
     }
 }
 
