@@ -10,7 +10,8 @@
 //! - anything else is a `ReadCallsError` whose message starts with the
 //!   reader's style and is at most [`LIMIT`](super::calls::LIMIT)
 //!   characters long, given again by `finish`;
-//! - events given as parsed values read as the same events given as text.
+//! - events given as parsed values read as the same events given as text
+//!   (but for a key written twice in an event, which only the text shows).
 
 use serde_json::json;
 use toolresult::provider::{Call, StreamEnd};
@@ -53,6 +54,9 @@ pub(super) fn check(style: Style, data: &[u8]) {
         match (&read, &as_values) {
             (Ok(text), Ok(values)) => assert_eq!(text, values, "text and values read apart"),
             (Err(_), Err(_)) => {}
+            // A parsed value keeps one of a key written twice: only the
+            // text can tell.
+            (Err(err), Ok(_)) if err.to_string().contains("duplicate field") => {}
             _ => panic!("text {read:?} and values {as_values:?} disagree"),
         }
     }

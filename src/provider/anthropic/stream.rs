@@ -121,6 +121,10 @@ impl Dialect for Anthropic {
 
 impl AnthropicReader {
     fn read(&mut self, event: Event<'_>, ready: &mut Vec<Call>) -> Result<(), ReadCallsError> {
+        if self.end.is_some() {
+            // The message has ended: what follows changes nothing.
+            return Ok(());
+        }
         match event.kind.as_ref() {
             "content_block_start" => {
                 let Some(block) = event.content_block else {

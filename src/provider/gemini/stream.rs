@@ -115,6 +115,10 @@ impl Dialect for Gemini {
 
 impl GeminiReader {
     fn read(&mut self, event: Response, ready: &mut Vec<Call>) -> Result<(), ReadCallsError> {
+        if self.end.is_some() {
+            // The message has ended: what follows changes nothing.
+            return Ok(());
+        }
         if let Some(error) = event.error {
             self.end = Some(StreamEnd::Failed(error.message()));
             self.parts.retain(|part| !matches!(part, Part::Open { .. }));

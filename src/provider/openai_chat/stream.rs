@@ -117,6 +117,10 @@ impl Dialect for OpenAiChat {
 
 impl ChatReader {
     fn read(&mut self, chunk: Chunk<'_>, ready: &mut Vec<Call>) -> Result<(), ReadCallsError> {
+        if self.end.is_some() {
+            // The message has ended: what follows changes nothing.
+            return Ok(());
+        }
         if let Some(error) = chunk.error {
             self.end = Some(StreamEnd::Failed(error.message()));
             self.open.clear();

@@ -54,6 +54,8 @@ pub enum Item {
     /// A whole `function_call`: the item less its call fields, and the
     /// call at this index of the calls.
     Call(Map<String, Value>, usize),
+    /// A `function_call` the stream cut (`incomplete`): left out.
+    Cut,
 }
 
 /// The assembled `output` array, less its calls.
@@ -87,7 +89,7 @@ impl Dialect for OpenAiResponses {
         let items = items
             .into_iter()
             .map(|(_, _, item)| item)
-            .filter(|item| !matches!(item, Item::Open { .. }))
+            .filter(|item| !matches!(item, Item::Open { .. } | Item::Cut))
             .collect();
         Ok(Streamed::new(
             end.unwrap_or(StreamEnd::Unfinished),
@@ -114,6 +116,10 @@ impl ResponsesReader {
         ready: &mut Vec<Call>,
     ) -> Result<(), ReadCallsError> {
         let head: Head<'de> = data.parse(STYLE)?;
+        if self.end.is_some() {
+            // The message has ended: what follows changes nothing.
+            return Ok(());
+        }
         let at = self.position(head.output_index, head.item_id.as_deref());
         let has_text = at
             .and_then(|at| self.items.get(at))
@@ -241,11 +247,14 @@ impl ResponsesReader {
                     Some(Value::String(text)) if deltas.is_empty() => *whole = Some(text),
                     _ => {}
                 }
+                // An item opened as a call stays one.
+                item.remove("type");
                 open.extend(item);
                 self.close(at, true, ready)
             }
             Some(Item::Call(rest, _)) => {
-                for key in ["call_id", "name", "arguments"] {
+                // A whole call stays the call it was.
+                for key in ["type", "call_id", "name", "arguments"] {
                     item.remove(key);
                 }
                 rest.extend(item);
@@ -273,6 +282,17 @@ impl ResponsesReader {
         ended: bool,
         ready: &mut Vec<Call>,
     ) -> Result<(), ReadCallsError> {
+        if !matches!(self.get(position), Some(Item::Open { .. })) {
+            return Ok(());
+        }
+        // Items stream one after another: the calls before this one have
+        // ended, and are closed first, in order; one still open was cut.
+        for before in 0..position {
+            self.close(before, true, ready)?;
+            if let Some(item @ Item::Open { .. }) = self.get(before) {
+                *item = Item::Cut;
+            }
+        }
         let Some(Item::Open {
             item,
             deltas,
@@ -405,7 +425,7 @@ impl Serialize for ItemOut<'_> {
                 }
                 map.end()
             }
-            Item::Open { .. } => serializer.serialize_unit(),
+            Item::Open { .. } | Item::Cut => serializer.serialize_unit(),
         }
     }
 }

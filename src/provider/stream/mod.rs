@@ -45,6 +45,8 @@ pub use streamed::Streamed;
 ///   fragment added any; a call given whole in one fragment keeps its
 ///   arguments;
 /// - arguments grow by appending, in time linear in their length;
+/// - the message ends at the provider's finish (or its error): events
+///   after it are still read as JSON but change nothing;
 /// - a call is checked as `read_calls` checks it (an id and a name, not
 ///   empty, no id twice in the message) with the same [`ReadCallsError`],
 ///   its path in the assembled message (`tool_calls[1].id`);
