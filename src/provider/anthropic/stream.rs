@@ -258,6 +258,23 @@ impl AnthropicReader {
             Some(index) => self.blocks.iter().rposition(|(at, _)| *at == Some(index)),
             None => self.blocks.len().checked_sub(1),
         };
+        match position {
+            Some(position) => self.stop_at(position, ready),
+            None => Ok(()),
+        }
+    }
+
+    /// Stops the block at `position`: blocks stream one after another, so
+    /// the calls before it have ended too, and are closed first, in order.
+    fn stop_at(&mut self, position: usize, ready: &mut Vec<Call>) -> Result<(), ReadCallsError> {
+        if matches!(self.blocks.get(position), Some((_, Block::Open { .. }))) {
+            for before in 0..position {
+                if matches!(self.blocks.get(before), Some((_, Block::Open { .. }))) {
+                    self.stop_at(before, ready)?;
+                }
+            }
+        }
+        let position = Some(position);
         let Some((_, block)) = position.and_then(|at| self.blocks.get_mut(at)) else {
             return Ok(());
         };
@@ -321,14 +338,8 @@ impl AnthropicReader {
         };
         if end == StreamEnd::Finished {
             // A block the stream never stopped is whole at the finish.
-            let open: Vec<_> = self
-                .blocks
-                .iter()
-                .filter(|(_, block)| matches!(block, Block::Open { .. } | Block::Other { .. }))
-                .map(|(index, _)| *index)
-                .collect();
-            for index in open {
-                self.stop(index, ready)?;
+            for position in 0..self.blocks.len() {
+                self.stop_at(position, ready)?;
             }
             self.calls.release(ready);
         } else {

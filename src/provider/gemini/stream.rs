@@ -199,6 +199,10 @@ impl GeminiReader {
         let at = match open {
             Some(at) => at,
             None => {
+                // Parts stream one after another: a call still open has ended.
+                for before in 0..self.parts.len() {
+                    self.close(before, ready)?;
+                }
                 if !continues && partial.is_empty() {
                     // A whole call.
                     let name =
