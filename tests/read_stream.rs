@@ -390,7 +390,7 @@ fn anthropic_input_starts_empty_not_from_the_prefilled_object() {
     ];
     let (given, turn, message, read) = read!(Anthropic, &events);
     let expected = json_call("toolu_1", "weather", json!({"city": "Oslo"}));
-    assert_eq!(given[13], [expected.clone()]);
+    assert_eq!(given[13], std::slice::from_ref(&expected));
     assert_eq!(turn.calls(), [expected]);
     assert_eq!(read.unwrap(), turn.calls());
     let message: Value = serde_json::from_str(&message).unwrap();
@@ -592,7 +592,7 @@ fn responses_gives_a_call_at_its_arguments_done_and_keeps_reasoning() {
     ];
     let (given, turn, message, read) = read!(OpenAiResponses, &events);
     let expected = text("call_1", "weather", r#"{"city":"Oslo"}"#);
-    assert_eq!(given[7], [expected.clone()]);
+    assert_eq!(given[7], std::slice::from_ref(&expected));
     assert_eq!(turn.calls(), [expected]);
     assert_eq!(read.unwrap(), turn.calls());
     let output: Value = serde_json::from_str(&message).unwrap();
@@ -756,7 +756,7 @@ fn gemini_vertex_streamed_arguments_grow_until_will_continue_ends() {
     let (given, turn, _, read) = read!(Gemini, &events);
     let expected = json_call("", "weather", json!({"city": "Oslo", "days": 3}));
     assert!(given[..3].iter().all(Vec::is_empty));
-    assert_eq!(given[3], [expected.clone()]);
+    assert_eq!(given[3], std::slice::from_ref(&expected));
     assert_eq!(read.unwrap(), [expected]);
     assert_eq!(turn.calls().len(), 1);
 }

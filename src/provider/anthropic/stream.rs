@@ -274,8 +274,7 @@ impl AnthropicReader {
                 }
             }
         }
-        let position = Some(position);
-        let Some((_, block)) = position.and_then(|at| self.blocks.get_mut(at)) else {
+        let Some((_, block)) = self.blocks.get_mut(position) else {
             return Ok(());
         };
         match block {
@@ -289,7 +288,6 @@ impl AnthropicReader {
                 else {
                     return Ok(());
                 };
-                let position = position.unwrap_or_default();
                 let at = || format!("content[{position}]");
                 let id = calls::not_empty(STYLE, id, || format!("{}.id", at()), "call id")?;
                 let name = calls::not_empty(STYLE, name, || format!("{}.name", at()), "tool name")?;

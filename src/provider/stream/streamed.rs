@@ -42,7 +42,7 @@ use crate::provider::Call;
 /// let turn = stream.finish()?;
 /// assert_eq!(
 ///     serde_json::to_string(&turn)?,
-///     r#"{"role":"model","parts":[{"text":"Let me look."},{"thoughtSignature":"c2ln","functionCall":{"name":"find","args":{"q":"rust"}}}]}"#
+///     r#"{"role":"model","parts":[{"text":"Let me look."},{"functionCall":{"name":"find","args":{"q":"rust"}},"thoughtSignature":"c2ln"}]}"#
 /// );
 /// assert_eq!(Gemini::read_calls(&serde_json::to_string(&turn)?)?, turn.calls());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
