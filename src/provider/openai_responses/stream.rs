@@ -260,13 +260,19 @@ impl ResponsesReader {
                 rest.extend(item);
                 Ok(())
             }
+            Some(Item::Other(Value::Object(other))) => {
+                // An item keeps the type it opened with.
+                match other.get("type").cloned() {
+                    Some(kind) => item.insert("type".into(), kind),
+                    None => item.remove("type"),
+                };
+                *other = item;
+                Ok(())
+            }
+            // A cut call stays left out.
+            Some(Item::Cut) => Ok(()),
             Some(other) => {
-                let call = item.get("type").and_then(Value::as_str) == Some("function_call");
-                *other = opened(item);
-                if call {
-                    // An item that ends as a call, opened as something else.
-                    return self.close(at, true, ready);
-                }
+                *other = Item::Other(Value::Object(item));
                 Ok(())
             }
             None => Ok(()),
