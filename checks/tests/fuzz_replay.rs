@@ -155,3 +155,23 @@ fn mcp_serve() {
 fn seal_open() {
     replay("seal_open");
 }
+
+#[test]
+fn openai_chat_stream() {
+    replay("openai_chat_stream");
+}
+
+#[test]
+fn openai_responses_stream() {
+    replay("openai_responses_stream");
+}
+
+#[test]
+fn anthropic_stream() {
+    replay("anthropic_stream");
+}
+
+#[test]
+fn gemini_stream() {
+    replay("gemini_stream");
+}

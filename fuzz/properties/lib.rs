@@ -13,17 +13,22 @@
 pub mod providers;
 
 mod calls;
+mod stream;
 
 pub mod anthropic_calls;
+pub mod anthropic_stream;
 pub mod budget_apply;
 pub mod content_part_json;
 pub mod data_url;
 pub mod gemini_calls;
+pub mod gemini_stream;
 pub mod mcp_call_tool_result;
 pub mod mcp_calls;
 pub mod mcp_serve;
 pub mod openai_chat_calls;
+pub mod openai_chat_stream;
 pub mod openai_responses_calls;
+pub mod openai_responses_stream;
 pub mod request_json;
 pub mod seal_open;
 pub mod tool_args;
@@ -50,4 +55,8 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("toolbox_turn", toolbox_turn::check),
     ("mcp_serve", mcp_serve::check),
     ("seal_open", seal_open::check),
+    ("openai_chat_stream", openai_chat_stream::check),
+    ("openai_responses_stream", openai_responses_stream::check),
+    ("anthropic_stream", anthropic_stream::check),
+    ("gemini_stream", gemini_stream::check),
 ];

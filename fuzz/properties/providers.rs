@@ -14,8 +14,8 @@ use toolresult::budget::ArtifactReader;
 use toolresult::canonical::PartLimit;
 use toolresult::canonical::ToolResult;
 use toolresult::provider::{
-    Answered, Anthropic, Call, CallRef, ConvertError, Gemini, Mcp, OpenAiChat, OpenAiResponses,
-    PartPolicy, Provider, ReadCallsError,
+    Answered, Anthropic, Call, CallRef, CallStream, ConvertError, Gemini, Mcp, OpenAiChat,
+    OpenAiResponses, PartPolicy, Provider, ReadCallsError, StreamEnd,
 };
 use toolresult::tool::{Arguments, CallContext, Tool};
 use toolresult::toolbox::{CallOutcome, Toolbox};
@@ -230,3 +230,109 @@ pub async fn serve_mcp(
         Err(e) => Err(format!("the session's task: {e}")),
     }
 }
+
+/// A stream read by the style's `CallStream`, one event's data a line.
+#[derive(Debug, PartialEq)]
+pub struct StreamRead {
+    /// The calls given out as they became whole, in order.
+    pub given: Vec<Call>,
+    /// Why the stream ended.
+    pub end: StreamEnd,
+    /// The calls to run.
+    pub calls: Vec<Call>,
+    /// The assembled message, serialised.
+    pub message: String,
+}
+
+/// Reads `events` with the style's stream reader, as text or as parsed
+/// values (`None` when an event is not JSON); MCP has no stream.
+pub fn read_stream(
+    style: Style,
+    events: &[&str],
+    as_values: bool,
+) -> Option<Result<StreamRead, ReadCallsError>> {
+    fn read<P>(events: &[&str], as_values: bool) -> Option<Result<StreamRead, ReadCallsError>>
+    where
+        P: StreamProvider,
+    {
+        let values: Option<Vec<Value>> = if as_values {
+            let parsed = events.iter().map(|event| match event.trim() {
+                "[DONE]" => Some(Value::String("[DONE]".into())),
+                _ => serde_json::from_str(event).ok(),
+            });
+            Some(parsed.collect::<Option<Vec<_>>>()?)
+        } else {
+            None
+        };
+        let mut stream = P::stream();
+        let mut given = Vec::new();
+        let mut failed = None;
+        for (at, event) in events.iter().enumerate() {
+            let pushed = match &values {
+                Some(values) => P::push_value(&mut stream, &values[at]),
+                None => P::push(&mut stream, event),
+            };
+            match pushed {
+                Ok(calls) => given.extend(calls),
+                Err(err) => {
+                    failed = Some(err);
+                    break;
+                }
+            }
+        }
+        if let Some(err) = failed {
+            // The stream is not read past its error.
+            let again = P::finish(stream).map(|_| ()).unwrap_err();
+            assert_eq!(again, err, "finish after an error gives it again");
+            return Some(Err(err));
+        }
+        Some(P::finish(stream)).map(|finished| {
+            finished.map(|(end, calls, message)| StreamRead {
+                given,
+                end,
+                calls,
+                message,
+            })
+        })
+    }
+    match style {
+        Style::OpenaiChat => read::<OpenAiChat>(events, as_values),
+        Style::OpenaiResponses => read::<OpenAiResponses>(events, as_values),
+        Style::Anthropic => read::<Anthropic>(events, as_values),
+        Style::Gemini => read::<Gemini>(events, as_values),
+        Style::Mcp => None,
+    }
+}
+
+/// The stream verbs, the same for every provider that streams.
+trait StreamProvider: Sized {
+    type Stream;
+    fn stream() -> Self::Stream;
+    fn push(stream: &mut Self::Stream, event: &str) -> Result<Vec<Call>, ReadCallsError>;
+    fn push_value(stream: &mut Self::Stream, event: &Value) -> Result<Vec<Call>, ReadCallsError>;
+    fn finish(stream: Self::Stream) -> Result<(StreamEnd, Vec<Call>, String), ReadCallsError>;
+}
+
+macro_rules! stream_provider {
+    ($($provider:ty),*) => {$(
+        impl StreamProvider for $provider {
+            type Stream = CallStream<$provider>;
+            fn stream() -> Self::Stream {
+                CallStream::new()
+            }
+            fn push(stream: &mut Self::Stream, event: &str) -> Result<Vec<Call>, ReadCallsError> {
+                stream.push(event).map(Iterator::collect)
+            }
+            fn push_value(stream: &mut Self::Stream, event: &Value) -> Result<Vec<Call>, ReadCallsError> {
+                stream.push_value(event).map(Iterator::collect)
+            }
+            fn finish(stream: Self::Stream) -> Result<(StreamEnd, Vec<Call>, String), ReadCallsError> {
+                let turn = stream.finish()?;
+                let message = serde_json::to_string(&turn).expect("a streamed message serialises");
+                Ok((turn.end().clone(), turn.calls().to_vec(), message))
+            }
+        }
+    )*};
+}
+
+stream_provider!(OpenAiChat, OpenAiResponses, Anthropic, Gemini);

@@ -56,6 +56,7 @@ mod openai_chat;
 mod openai_responses;
 mod policy;
 mod shape;
+mod stream;
 mod strict;
 #[cfg(feature = "toolnexus")]
 mod toolnexus;
@@ -71,6 +72,7 @@ pub use openai_chat::OpenAiChat;
 pub use openai_responses::OpenAiResponses;
 pub use policy::PartPolicy;
 pub use shape::Provider;
+pub use stream::{CallStream, StreamEnd, Streamed};
 
 /// A reference to the call a result answers: the provider's call id and
 /// the tool's name, borrowed (where [`Call`] owns them and the arguments).

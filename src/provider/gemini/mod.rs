@@ -4,6 +4,7 @@ mod calls;
 mod declare;
 mod render;
 mod schema;
+mod stream;
 
 use std::fmt;
 

@@ -3,6 +3,7 @@
 mod calls;
 mod declare;
 mod render;
+mod stream;
 
 use std::fmt;
 

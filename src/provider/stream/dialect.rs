@@ -1,0 +1,43 @@
+//! What a provider fills in to have its stream read: the one shape behind
+//! [`CallStream`](super::CallStream), kept out of the public API.
+
+use std::fmt;
+
+use serde::Serializer;
+use serde_json::Value;
+
+use super::Streamed;
+use crate::provider::{Call, ReadCallsError};
+
+/// A provider whose stream [`CallStream`](super::CallStream) reads.
+pub trait Dialect: Sized {
+    /// What the reader keeps between events.
+    type Reader: Default + fmt::Debug;
+    /// The assembled message, less its calls (kept once, in [`Streamed`]).
+    type Message: fmt::Debug + Clone + PartialEq;
+
+    /// Reads one event's data, adding the calls it made whole to `ready`.
+    fn push_text(
+        reader: &mut Self::Reader,
+        event: &str,
+        ready: &mut Vec<Call>,
+    ) -> Result<(), ReadCallsError>;
+
+    /// [`push_text`](Self::push_text) for a parsed event.
+    fn push_value(
+        reader: &mut Self::Reader,
+        event: &Value,
+        ready: &mut Vec<Call>,
+    ) -> Result<(), ReadCallsError>;
+
+    /// The assembled message and why the stream ended.
+    fn finish(reader: Self::Reader) -> Result<Streamed<Self>, ReadCallsError>;
+
+    /// Writes the assembled message, `calls` in their places, as the
+    /// provider's own JSON: what its `read_calls` reads.
+    fn write<S: Serializer>(
+        calls: &[Call],
+        message: &Self::Message,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error>;
+}
