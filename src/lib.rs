@@ -186,7 +186,7 @@
 //! typed value is elided inside the JSON so it still parses (and keeps the
 //! tool's output schema, or MCP's `structuredContent` is withheld), parts
 //! over budget are named by a line each. The whole is kept as an artifact
-//! that the [`budget::ArtifactReader`] tool reads back in slices.
+//! that the [`tool::ArtifactReader`] tool reads back in slices.
 //!
 //! ```
 //! use toolresult::budget::{Budget, MemoryStore};

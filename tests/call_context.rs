@@ -348,7 +348,8 @@ fn a_tool_that_ignores_its_context_still_gets_one() {
 #[cfg(unix)]
 #[test]
 fn a_fifo_planted_in_a_file_store_does_not_hang_the_reader() {
-    use toolresult::budget::{Artifact, ArtifactReader, ArtifactStore, FileStore};
+    use toolresult::budget::{Artifact, ArtifactStore, FileStore};
+    use toolresult::tool::ArtifactReader;
     let dir = tempfile::tempdir().unwrap();
     let store = Arc::new(FileStore::new(dir.path()).unwrap());
     let id = store.put(Artifact::new("abc", "text/plain")).unwrap();

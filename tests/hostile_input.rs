@@ -19,10 +19,11 @@ use chains::{End, Step};
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use toolresult::budget::{Artifact, ArtifactReader, ArtifactStore, FileStore};
+use toolresult::budget::{Artifact, ArtifactStore, FileStore};
 use toolresult::canonical::{self, ContentPart, PartLimit};
 use toolresult::provider::{Gemini, Mcp, Provider};
 use toolresult::retry::{Cancelled, Classification, Decision, RetryPolicy, StopReason};
+use toolresult::tool::ArtifactReader;
 use toolresult::tool::{self, ToolSafety};
 use toolresult::{Failure, IntoToolResult, ToolResult};
 

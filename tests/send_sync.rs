@@ -43,7 +43,7 @@ const _: () = {
     assert_send_sync::<toolresult::budget::ArtifactError>();
     assert_send_sync::<toolresult::budget::MemoryStore>();
     assert_send_sync::<toolresult::budget::FileStore>();
-    assert_send_sync::<toolresult::budget::ArtifactReader>();
+    assert_send_sync::<toolresult::tool::ArtifactReader>();
     assert_send_sync::<std::sync::Arc<dyn toolresult::budget::ArtifactStore>>();
 };
 

@@ -11,7 +11,8 @@ mod strategies;
 
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
-use toolresult::budget::{ArtifactId, ArtifactReader, ArtifactStore, Budget, MemoryStore};
+use toolresult::budget::{ArtifactId, ArtifactStore, Budget, MemoryStore};
+use toolresult::tool::ArtifactReader;
 use toolresult::{IntoToolResult, ToolResult};
 
 /// The marker line's parts: (left out, total, artifact id, head).

@@ -13,9 +13,10 @@ use proptest::prelude::*;
 use serde_json::{Value, json};
 use toolresult::Tool;
 use toolresult::budget::{
-    Artifact, ArtifactError, ArtifactId, ArtifactReader, ArtifactStore, FileStore, MemoryStore,
+    Artifact, ArtifactError, ArtifactId, ArtifactStore, FileStore, MemoryStore,
 };
 use toolresult::canonical::PartKind;
+use toolresult::tool::ArtifactReader;
 use toolresult::tool::ToolSafety;
 
 const fn assert_send_sync<T: Send + Sync>() {}

@@ -23,9 +23,8 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use toolresult::budget::{
-    ArtifactId, ArtifactReader, ArtifactStore, Budget, MemoryStore, Tokenizer,
-};
+use toolresult::budget::{ArtifactId, ArtifactStore, Budget, MemoryStore, Tokenizer};
+use toolresult::tool::ArtifactReader;
 use toolresult::{IntoToolResult, Lowered, ToolResult};
 
 use super::providers;

@@ -10,13 +10,13 @@ use std::task::{Context, Poll, Waker};
 use serde_json::Value;
 use serde_json::value::RawValue;
 use toolresult::Lowered;
-use toolresult::budget::ArtifactReader;
 use toolresult::canonical::PartLimit;
 use toolresult::canonical::ToolResult;
 use toolresult::provider::{
     Answered, Anthropic, Call, CallRef, CallStream, ConvertError, Gemini, Mcp, OpenAiChat,
     OpenAiResponses, PartPolicy, Provider, ReadCallsError, StreamEnd,
 };
+use toolresult::tool::ArtifactReader;
 use toolresult::tool::{Arguments, CallContext, Tool};
 use toolresult::toolbox::{CallOutcome, Toolbox};
 

@@ -47,7 +47,7 @@ impl Budget {
     /// - The whole `output` and each part left out are kept in `store`; the
     ///   whole `output` is also referenced as a `file` part by its
     ///   `artifact://` URL, which MCP renders as a `resource_link` and the
-    ///   other providers as a line naming it. The [`ArtifactReader`](super::ArtifactReader)
+    ///   other providers as a line naming it. The [`ArtifactReader`](crate::tool::ArtifactReader)
     ///   tool reads them back.
     ///
     /// A suspension (a pending request) is never cut: its prompt must

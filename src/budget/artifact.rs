@@ -10,7 +10,7 @@ use bytes::Bytes;
 ///
 /// A result cut to fit a budget keeps its full `output` (or its parts) as
 /// an artifact, and the model reads it back in slices through
-/// [`ArtifactReader`](super::ArtifactReader). Cloning is cheap: the bytes
+/// [`ArtifactReader`](crate::tool::ArtifactReader). Cloning is cheap: the bytes
 /// are shared.
 ///
 /// ```

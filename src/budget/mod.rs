@@ -15,7 +15,7 @@
 //! - parts over budget are left out, each named by a line the model sees;
 //! - the whole is kept in an [`ArtifactStore`] ([`MemoryStore`],
 //!   [`FileStore`]) and referenced by an `artifact://` URL, and the
-//!   [`ArtifactReader`] tool (`read_artifact`) reads it back in slices.
+//!   [`ArtifactReader`](crate::tool::ArtifactReader) tool (`read_artifact`) reads it back in slices.
 //!
 //! A result within budget is returned untouched. The
 //! [`Toolbox`](crate::toolbox::Toolbox) applies a budget per tool
@@ -36,7 +36,6 @@ mod file_store;
 mod json_string;
 mod json_tree;
 mod memory_store;
-mod reader;
 mod schema_rules;
 mod text_cut;
 mod tokenizer;
@@ -48,11 +47,11 @@ pub use artifact_store::ArtifactStore;
 pub use budget::Budget;
 pub use file_store::FileStore;
 pub use memory_store::MemoryStore;
-pub use reader::ArtifactReader;
 pub use tokenizer::Tokenizer;
 
 /// The scheme of an artifact's URL.
 pub(crate) const ARTIFACT_SCHEME: &str = "artifact://";
 
-/// The name of the tool that reads artifacts back.
-const READER_NAME: &str = ArtifactReader::NAME;
+/// The name of the tool that reads artifacts back
+/// ([`ArtifactReader`](crate::tool::ArtifactReader)).
+pub(crate) const READER_NAME: &str = "read_artifact";

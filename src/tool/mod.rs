@@ -56,6 +56,7 @@
 //! ```
 
 mod arguments;
+mod artifact_reader;
 mod async_function;
 #[cfg(feature = "macros")]
 pub(crate) mod attribute;
@@ -78,6 +79,7 @@ use schemars::Schema;
 use crate::budget::Budget;
 
 pub use arguments::{Arguments, InvalidArguments};
+pub use artifact_reader::ArtifactReader;
 pub use async_function::async_function;
 pub(crate) use body::{ArgsOnly, SyncFn};
 pub use calling::Calling;

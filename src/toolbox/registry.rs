@@ -5,8 +5,9 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::budget::{ArtifactReader, ArtifactStore, Budget, MemoryStore};
+use crate::budget::{ArtifactStore, Budget, MemoryStore};
 use crate::retry::RetryPolicy;
+use crate::tool::ArtifactReader;
 use crate::tool::{self, Tool, Values};
 
 use super::RegisterError;

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use schemars::{JsonSchema, Schema};
 use serde::{Deserialize, Serialize};
 
-use super::{Artifact, ArtifactError, ArtifactId, ArtifactStore};
+use crate::budget::{Artifact, ArtifactError, ArtifactId, ArtifactStore, READER_NAME};
 use crate::canonical::ContentPart;
 use crate::tool::{
     self, ArgsOnly, Arguments, CallContext, Calling, FunctionTool, InvalidToolName, SyncFn, Tool,
@@ -90,7 +90,8 @@ type ReadFn = Box<dyn Fn(ReadArgs) -> ToolResult<ReadBack> + Send + Sync>;
 /// ```
 /// use std::sync::Arc;
 /// use toolresult::Tool;
-/// use toolresult::budget::{Artifact, ArtifactReader, ArtifactStore, MemoryStore};
+/// use toolresult::budget::{Artifact, ArtifactStore, MemoryStore};
+/// use toolresult::tool::ArtifactReader;
 /// use toolresult::tool::{Arguments, CallContext};
 ///
 /// let store = Arc::new(MemoryStore::new());
@@ -125,7 +126,7 @@ pub struct ArtifactReader {
 impl ArtifactReader {
     /// The tool's name, `read_artifact`: what a budget's marker tells the
     /// model to call.
-    pub const NAME: &'static str = "read_artifact";
+    pub const NAME: &'static str = READER_NAME;
 
     /// The most bytes one call reads, and the default: 16384.
     pub const MAX_LENGTH: usize = 16 * 1024;
