@@ -87,6 +87,7 @@ mod registry;
 mod run;
 #[cfg(feature = "tracing")]
 mod span;
+mod streamed_turn;
 mod turn;
 
 pub use driver::Driver;
