@@ -2,7 +2,7 @@
 //! compile time, so this file failing to build is the failure.
 
 use toolresult::canonical::{
-    Answer, ContentPart, MediaSource, MediaType, PartError, PartKind, PartLimit, Request,
+    Answer, ContentPart, MediaType, PartError, PartKind, PartLimit, Request,
     ToolResult as CanonicalResult,
 };
 use toolresult::retry::RetryPolicy;
@@ -14,7 +14,6 @@ const fn assert_send_sync<T: Send + Sync>() {}
 const _: () = {
     assert_send_sync::<CanonicalResult>();
     assert_send_sync::<ContentPart>();
-    assert_send_sync::<MediaSource>();
     assert_send_sync::<MediaType>();
     assert_send_sync::<PartKind>();
     assert_send_sync::<PartLimit>();

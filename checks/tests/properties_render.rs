@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use strategies::{config, json_map, json_value, part, tool_result};
 use toolresult::IntoToolResult;
 use toolresult::canonical::PartLimit;
-use toolresult::canonical::{ContentPart, MediaSource, PartKind, ToolResult};
+use toolresult::canonical::{ContentPart, PartKind, ToolResult};
 use toolresult::provider::{
     Answered, Anthropic, CallRef, Gemini, Mcp, OpenAiChat, OpenAiResponses, PartPolicy, Provider,
     RenderError,
@@ -54,17 +54,17 @@ fn check_rendering<R: serde::Serialize>(
 /// uri), and one without a name (or with an empty one) reads back as
 /// `attachment`.
 fn part_after_mcp(part: &ContentPart) -> Result<Option<ContentPart>, TestCaseError> {
-    let (Some(mime), Some(source)) = (part.mime_type(), part.source()) else {
+    let Some(mime) = part.mime_type() else {
         return Ok(None);
     };
     let mut fields = Map::new();
     fields.insert("mimeType".into(), mime.into());
-    let (kind, name) = match source {
-        MediaSource::Url(url) => {
-            fields.insert("url".into(), url.as_str().into());
+    let (kind, name) = match part.url() {
+        Some(url) => {
+            fields.insert("url".into(), url.into());
             ("file", part.name())
         }
-        MediaSource::Data(_) => {
+        None => {
             fields.insert("data".into(), part.data_base64().unwrap_or_default().into());
             match part.kind() {
                 PartKind::Image => ("image", None),

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::{Artifact, ArtifactError, ArtifactId, ArtifactStore};
 use crate::canonical::ContentPart;
 use crate::tool::{
-    self, ArgsOnly, Arguments, CallContext, Calling, FunctionTool, InvalidToolName, Tool,
+    self, ArgsOnly, Arguments, CallContext, Calling, FunctionTool, InvalidToolName, SyncFn, Tool,
     ToolSafety,
 };
 use crate::{Failure, ToolError, ToolResult};
@@ -119,7 +119,7 @@ type ReadFn = Box<dyn Fn(ReadArgs) -> ToolResult<ReadBack> + Send + Sync>;
 /// ```
 #[derive(Debug)]
 pub struct ArtifactReader {
-    tool: FunctionTool<ReadArgs, (ArgsOnly, ReadArgs), ReadFn>,
+    tool: FunctionTool<ReadArgs, SyncFn<(ArgsOnly, ReadArgs)>, ReadFn>,
 }
 
 impl ArtifactReader {

@@ -43,7 +43,8 @@ mod result;
 mod write_json;
 
 pub use media_type::MediaType;
-pub use part::{ContentPart, MediaSource};
+pub use part::ContentPart;
+pub(crate) use part::MediaSource;
 pub use part_error::PartError;
 pub use part_kind::PartKind;
 pub use part_limit::PartLimit;

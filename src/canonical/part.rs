@@ -10,12 +10,12 @@ use bytes::Bytes;
 
 use super::PartKind;
 
-/// Where a non-text part's content is: inline bytes or a URL.
+/// Where a non-text part's content is: inline bytes (written to the wire
+/// as standard padded base64) or a URL (never `data:`, never `file:`).
+/// Read through [`ContentPart::data`] and [`ContentPart::url`].
 #[derive(Clone, PartialEq, Eq)]
-pub enum MediaSource {
-    /// The decoded bytes (written to the wire as standard padded base64).
+pub(crate) enum MediaSource {
     Data(Bytes),
-    /// A URL the content can be fetched from (never `data:`, never `file:`).
     Url(String),
 }
 
@@ -83,8 +83,7 @@ impl ContentPart {
     }
 
     /// Where a non-text part's content is.
-    #[must_use]
-    pub fn source(&self) -> Option<&MediaSource> {
+    pub(crate) fn source(&self) -> Option<&MediaSource> {
         match &self.body {
             Body::Media { source, .. } => Some(source),
             Body::Text(_) => None,

@@ -8,28 +8,12 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 use super::arguments::{Arguments, InvalidArguments};
-use super::body::AsyncBody;
-use super::definition::{Definition, defined_tool, definition_accessors};
+use super::body::{AsyncBody, AsyncFn};
+use super::definition::{Definition, definition_accessors};
 use super::name::InvalidToolName;
 use super::panic::{CatchPanic, ToolPanicked};
-use super::{CallContext, Calling, Tool};
+use super::{CallContext, Calling, FunctionTool, Tool};
 use crate::IntoToolResult;
-
-/// An asynchronous typed function as a tool; build it with [`async_function`].
-///
-/// A panic while the body's future is polled (or while the function builds
-/// it) is caught, poll by poll, and becomes the same safe error result as a
-/// panic in a synchronous tool; the executor never sees it. Work the body
-/// hands to other tasks (`tokio::spawn`, say) is outside that net: its
-/// panics are reported the executor's way.
-#[must_use = "a tool does nothing until it is called"]
-pub struct AsyncFunctionTool<Args, M, F> {
-    pub(super) definition: Definition,
-    pub(super) body: F,
-    pub(super) signature: PhantomData<fn(Args) -> M>,
-}
-
-defined_tool!(AsyncFunctionTool);
 
 /// Defines a tool from an asynchronous function of its typed arguments.
 ///
@@ -72,12 +56,12 @@ pub fn async_function<Args, M, F>(
     name: impl Into<String>,
     description: impl Into<String>,
     body: F,
-) -> Result<AsyncFunctionTool<Args, M, F>, InvalidToolName>
+) -> Result<FunctionTool<Args, AsyncFn<M>, F>, InvalidToolName>
 where
     Args: DeserializeOwned + JsonSchema + Send,
     F: AsyncBody<Args, M>,
 {
-    Ok(AsyncFunctionTool {
+    Ok(FunctionTool {
         definition: Definition::of::<Args, <F::Future as Future>::Output>(
             name.into(),
             description.into(),
@@ -87,7 +71,7 @@ where
     })
 }
 
-impl<Args, M, F> Tool for AsyncFunctionTool<Args, M, F>
+impl<Args, M, F> Tool for FunctionTool<Args, AsyncFn<M>, F>
 where
     Args: DeserializeOwned + Send,
     F: AsyncBody<Args, M>,

@@ -10,9 +10,9 @@ use std::time::Duration;
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
-use super::body::{AsyncBody, SyncBody};
+use super::FunctionTool;
+use super::body::{AsyncBody, AsyncFn, SyncBody, SyncFn};
 use super::definition::Definition;
-use super::{AsyncFunctionTool, FunctionTool};
 use crate::budget::Budget;
 
 /// `tool::function` for a name checked already, asking for `timeout` and
@@ -23,7 +23,7 @@ pub fn function<Args, M, F>(
     timeout: Option<Option<Duration>>,
     budget: Option<Budget>,
     body: F,
-) -> FunctionTool<Args, M, F>
+) -> FunctionTool<Args, SyncFn<M>, F>
 where
     Args: DeserializeOwned + JsonSchema,
     F: SyncBody<Args, M>,
@@ -47,7 +47,7 @@ pub fn async_function<Args, M, F>(
     timeout: Option<Option<Duration>>,
     budget: Option<Budget>,
     body: F,
-) -> AsyncFunctionTool<Args, M, F>
+) -> FunctionTool<Args, AsyncFn<M>, F>
 where
     Args: DeserializeOwned + JsonSchema + Send,
     F: AsyncBody<Args, M>,
@@ -58,7 +58,7 @@ where
     );
     definition.timeout = timeout;
     definition.budget = budget;
-    AsyncFunctionTool {
+    FunctionTool {
         definition,
         body,
         signature: PhantomData,

@@ -17,6 +17,16 @@ pub struct ArgsOnly;
 #[derive(Debug)]
 pub struct WithContext;
 
+/// The kind of a [`FunctionTool`](super::FunctionTool) whose body is a
+/// synchronous function ([`function`](super::function)).
+#[derive(Debug)]
+pub struct SyncFn<M>(std::marker::PhantomData<M>);
+
+/// The kind of a [`FunctionTool`](super::FunctionTool) whose body is an
+/// asynchronous function ([`async_function`](super::async_function)).
+#[derive(Debug)]
+pub struct AsyncFn<M>(std::marker::PhantomData<M>);
+
 /// A synchronous tool body: `Fn(Args) -> R` or
 /// `Fn(Args, &CallContext) -> R`.
 pub trait SyncBody<Args, Marker>: Send + Sync {

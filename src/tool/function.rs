@@ -6,18 +6,22 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 use super::arguments::{Arguments, InvalidArguments};
-use super::body::SyncBody;
+use super::body::{SyncBody, SyncFn};
 use super::definition::{Definition, defined_tool, definition_accessors};
 use super::name::InvalidToolName;
 use super::panic::catch_blocking;
 use super::{CallContext, Calling, Tool};
 use crate::IntoToolResult;
 
-/// A synchronous typed function as a tool; build it with [`function`].
+/// A typed function as a tool: a synchronous one built with [`function`],
+/// an asynchronous one with [`async_function`](super::async_function).
 ///
 /// Calling it decodes the arguments (a bad argument is an error result the
 /// model can act on), runs the body inside `catch_unwind` (a panic is a safe
-/// error result) and lowers what it returns.
+/// error result) and lowers what it returns. An asynchronous body's
+/// panic is caught poll by poll (and while the function builds its future),
+/// so the executor never sees it; work the body hands to other tasks
+/// (`tokio::spawn`, say) is outside that net.
 #[must_use = "a tool does nothing until it is called"]
 pub struct FunctionTool<Args, M, F> {
     pub(super) definition: Definition,
@@ -77,7 +81,7 @@ pub fn function<Args, M, F>(
     name: impl Into<String>,
     description: impl Into<String>,
     body: F,
-) -> Result<FunctionTool<Args, M, F>, InvalidToolName>
+) -> Result<FunctionTool<Args, SyncFn<M>, F>, InvalidToolName>
 where
     Args: DeserializeOwned + JsonSchema,
     F: SyncBody<Args, M>,
@@ -89,7 +93,7 @@ where
     })
 }
 
-impl<Args, M, F> FunctionTool<Args, M, F> {
+impl<Args, M, F> FunctionTool<Args, SyncFn<M>, F> {
     /// The same tool, declaring that its body blocks its thread
     /// (synchronous I/O, a long computation): a toolbox runs it on tokio's
     /// blocking pool, so its timeout answers the call while the body runs
@@ -100,7 +104,7 @@ impl<Args, M, F> FunctionTool<Args, M, F> {
     }
 }
 
-impl<Args, M, F> Tool for FunctionTool<Args, M, F>
+impl<Args, M, F> Tool for FunctionTool<Args, SyncFn<M>, F>
 where
     Args: DeserializeOwned,
     F: SyncBody<Args, M>,

@@ -78,8 +78,8 @@ use schemars::Schema;
 use crate::budget::Budget;
 
 pub use arguments::{Arguments, InvalidArguments};
-pub use async_function::{AsyncFunctionTool, async_function};
-pub(crate) use body::ArgsOnly;
+pub use async_function::async_function;
+pub(crate) use body::{ArgsOnly, SyncFn};
 pub use calling::Calling;
 pub use context::{CallContext, CallEvent, LogLevel};
 #[cfg(feature = "toolbox")]
