@@ -437,3 +437,44 @@ fn latency_early_start_against_waiting_for_the_message() {
     assert_eq!(early, Duration::from_millis(1_200));
     assert_eq!(waiting, Duration::from_millis(1_800));
 }
+
+/// A streamed turn can be spawned: its future is `Send` when its events are.
+#[test]
+fn a_streamed_turn_is_send() {
+    fn send<T: Send>(_: &T) {}
+    let toolbox = Toolbox::new();
+    let events = stream::iter(vec![stop("end_turn")]);
+    let turn = toolbox.run_stream::<OpenAiChat>(Turn::default(), events);
+    send(&turn);
+}
+
+/// The turn's own calls (resumed ones) are answered first, started when
+/// the message ends, then the stream's.
+#[test]
+fn the_turns_own_calls_come_before_the_streams() {
+    paused().block_on(async {
+        let began = Instant::now();
+        let log = Log::default();
+        let toolbox = toolbox(began, &log);
+        let own = toolresult::provider::Call::new(
+            "own_1",
+            "safe",
+            toolresult::tool::Arguments::Json(serde_json::json!({"ms": 7})),
+        );
+        let mut events: Vec<_> = call(0, "toolu_0", "safe", r#"{"ms":3}"#)
+            .into_iter()
+            .map(|e| (100, e))
+            .collect();
+        events.push((400, stop("tool_use")));
+        let (outcomes, _) = toolbox
+            .run_stream::<Anthropic>(Turn::new([own]), timed(began, events))
+            .await
+            .unwrap();
+        let ids: Vec<_> = outcomes.iter().map(|o| o.call.id.as_str()).collect();
+        assert_eq!(ids, ["own_1", "toolu_0"]);
+        assert_eq!(
+            log.lock().unwrap().as_slice(),
+            [("safe", 3, 100), ("safe", 7, 400)]
+        );
+    });
+}
