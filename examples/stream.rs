@@ -1,17 +1,29 @@
-//! Reading a provider's stream: each tool call as soon as it is whole,
-//! then the assembled message for the transcript and why it ended.
+//! A turn run from a provider's stream: each tool call starts the moment
+//! it is whole, while the model still writes the next one, and the reply
+//! answers every call in order.
 //!
 //! A recorded Anthropic Messages stream (each server-sent event's `data`,
 //! as an HTTP client yields them; no network here): the model thinks, says
 //! a sentence, then makes two calls whose arguments arrive in small
-//! fragments. The example prints each call the moment its block stops,
-//! then the message to keep in the conversation and the calls to run. The
-//! same loop reads `CallStream::<OpenAiChat>`, `<OpenAiResponses>` and
-//! `<Gemini>`.
+//! fragments. `weather` is read-only, so the toolbox (`start_early`) starts
+//! each call as its block stops; the example prints each call as it
+//! starts, then why the stream ended, the message to keep in the
+//! conversation, and the reply. The same call runs `OpenAiChat`,
+//! `OpenAiResponses` and `Gemini` streams.
 //!
 //! Run with `cargo run --example stream`.
 
-use toolresult::provider::{Anthropic, CallStream, StreamEnd};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use toolresult::provider::{Anthropic, PartPolicy, Provider};
+use toolresult::tool::{self, ToolSafety};
+use toolresult::toolbox::{Toolbox, Turn};
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct City {
+    city: String,
+}
 
 const EVENTS: &[&str] = &[
     r#"{"type":"message_start","message":{"id":"msg_1","type":"message","role":"assistant","content":[],"model":"claude-sonnet-4-5"}}"#,
@@ -36,28 +48,36 @@ const EVENTS: &[&str] = &[
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut stream = CallStream::<Anthropic>::new();
-    for (at, event) in EVENTS.iter().enumerate() {
-        for call in stream.push(event)? {
-            // Whole: a tool that is harmless to run for nothing could start here.
-            println!(
-                "event {at:>2}: call {} {}({:?}) is whole",
-                call.id, call.name, call.arguments
-            );
-        }
-    }
-    let turn = stream.finish()?;
-    println!("\nthe stream ended: {}", turn.end());
+    let mut toolbox = Toolbox::new().start_early(true);
+    toolbox.register(
+        tool::function("weather", "Weather in a city", |c: City| {
+            println!("  call started: weather({:?})", c.city);
+            format!("sunny in {}", c.city)
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+
+    // The events as an HTTP client would yield them: one every 10 ms.
+    let events =
+        futures_util::stream::iter(EVENTS.iter().enumerate()).then(|(at, event)| async move {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            println!("event {at:>2} read");
+            *event
+        });
+
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()?;
+    let (outcomes, message) =
+        runtime.block_on(toolbox.run_stream::<Anthropic>(Turn::default(), events))?;
+
+    println!("\nthe stream ended: {}", message.end());
     println!(
         "message for the transcript:\n{}",
-        serde_json::to_string_pretty(&turn)?
+        serde_json::to_string_pretty(&message)?
     );
-    match turn.end() {
-        StreamEnd::Finished => println!("\n{} calls to run, in this order:", turn.calls().len()),
-        why => println!("\nno call runs: {why}"),
-    }
-    for call in turn.calls() {
-        println!("  {} {}", call.id, call.name);
-    }
+    // Empty when the stream did not finish: no call ran, `end` says why.
+    let reply = Anthropic::reply(&outcomes, PartPolicy::Placeholder)?;
+    println!("reply:\n{}", serde_json::to_string_pretty(&reply)?);
     Ok(())
 }

@@ -56,7 +56,7 @@ mod openai_chat;
 mod openai_responses;
 mod policy;
 mod shape;
-mod stream;
+pub(crate) mod stream;
 mod strict;
 #[cfg(feature = "toolnexus")]
 mod toolnexus;

@@ -20,7 +20,10 @@
 //!   arguments are an error result naming the field; an unknown tool name
 //!   is an error result listing the tools there are ([`UnknownTool`]);
 //! - a turn cancelled ([`Turn::with_cancellation`]) drops the calls still
-//!   running and answers them, and those not started, as cancelled.
+//!   running and answers them, and those not started, as cancelled;
+//! - a turn read from a provider's stream ([`Toolbox::run_stream`]) may
+//!   start a call whose repeat is harmless the moment it is whole
+//!   ([`Toolbox::start_early`]), the rest when the message ends.
 //!
 //! Each attempt hands its tool a [`CallContext`](crate::tool::CallContext):
 //! the call's id, the attempt, the deadline, a cancellation signal (fired
@@ -87,6 +90,7 @@ mod registry;
 mod run;
 #[cfg(feature = "tracing")]
 mod span;
+mod streamed_turn;
 mod turn;
 
 pub use driver::Driver;

@@ -56,6 +56,9 @@ pub struct Toolbox {
     pub(super) artifacts: Arc<dyn ArtifactStore>,
     /// The values every tool reads from its context.
     pub(super) values: Option<Arc<Values>>,
+    /// Whether a streamed call of a tool without its own word starts as
+    /// soon as it is whole ([`Toolbox::start_early`]).
+    pub(super) early: bool,
     /// Whether the reader of `artifacts` is registered.
     reader: bool,
 }
@@ -77,6 +80,7 @@ pub struct ToolOptions {
     pub(super) timeout: Option<Option<Duration>>,
     pub(super) retry: Option<RetryPolicy>,
     pub(super) budget: Option<Budget>,
+    pub(super) early: Option<bool>,
 }
 
 impl ToolOptions {
@@ -96,6 +100,16 @@ impl ToolOptions {
     /// This tool's output budget, in place of the toolbox's.
     pub fn budget(&mut self, budget: Budget) -> &mut Self {
         self.budget = Some(budget);
+        self
+    }
+
+    /// Whether this tool's calls, in a turn run from a stream
+    /// ([`Toolbox::run_stream`]), start as soon as they are whole, in place
+    /// of the toolbox's [`start_early`](Toolbox::start_early). Only a tool
+    /// whose repeat is harmless ([`ToolSafety::allows_retry`](crate::tool::ToolSafety::allows_retry))
+    /// ever starts early: a call started early may be run for nothing.
+    pub fn start_early(&mut self, early: bool) -> &mut Self {
+        self.early = Some(early);
         self
     }
 }
@@ -123,6 +137,7 @@ impl Toolbox {
             budget: Budget::new(),
             artifacts: Arc::new(MemoryStore::new()),
             values: None,
+            early: false,
             reader: false,
         }
     }
@@ -145,6 +160,24 @@ impl Toolbox {
     pub fn concurrency(mut self, limit: usize) -> Self {
         self.concurrency = limit.max(1);
         self
+    }
+
+    /// Whether, in a turn run from a stream ([`run_stream`](Self::run_stream)),
+    /// a call starts as soon as it is whole, for tools without their own
+    /// word ([`ToolOptions::start_early`]). By default no call starts
+    /// before its message ends. Only a tool whose repeat is harmless
+    /// ([`ToolSafety::allows_retry`](crate::tool::ToolSafety::allows_retry))
+    /// ever starts early: a stream cut short cancels it, run for nothing.
+    pub fn start_early(mut self, early: bool) -> Self {
+        self.early = early;
+        self
+    }
+
+    /// Whether a streamed call of `name` starts as soon as it is whole.
+    pub(super) fn starts_early(&self, name: &str) -> bool {
+        self.entry(name).is_some_and(|entry| {
+            entry.options.early.unwrap_or(self.early) && entry.tool.safety().allows_retry()
+        })
     }
 
     /// The toolbox with `value` attached (in place of one of its type):
@@ -233,6 +266,7 @@ impl Toolbox {
             timeout: tool.timeout(),
             retry: None,
             budget: tool.budget(),
+            early: None,
         };
         self.by_name.insert(name.clone(), self.entries.len());
         self.entries.push(Registered {
@@ -300,6 +334,7 @@ impl fmt::Debug for Toolbox {
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
             .field("concurrency", &self.concurrency)
+            .field("early", &self.early)
             .field("budget", &self.budget)
             .field("artifacts", &self.artifacts)
             .finish()

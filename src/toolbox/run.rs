@@ -137,36 +137,22 @@ impl Toolbox {
         if count <= limit {
             return try_join_all(outcomes).await;
         }
-        let mut waiting = outcomes.enumerate();
-        let mut running = FuturesUnordered::new();
-        let mut ordered = Vec::with_capacity(count);
-        // Outcomes that came before an earlier call's, by their place.
-        let mut early = BTreeMap::new();
-        loop {
-            while running.len() < limit
-                && let Some((index, outcome)) = waiting.next()
-            {
-                running.push(outcome.map(move |answered| (index, answered)));
-            }
-            let Some((index, answered)) = running.next().await else {
-                break;
-            };
-            let outcome = answered?;
-            if index != ordered.len() {
-                early.insert(index, outcome);
-                continue;
-            }
-            ordered.push(outcome);
-            while let Some(next) = early.remove(&ordered.len()) {
-                ordered.push(next);
-            }
-        }
-        Ok(ordered)
+        let waiting = outcomes
+            .enumerate()
+            .map(|(index, outcome)| placed(index, outcome));
+        in_order(
+            FuturesUnordered::new(),
+            waiting,
+            BTreeMap::new(),
+            limit,
+            count,
+        )
+        .await
     }
 
     /// One call of a turn and its answer: a cancelled call is answered as
     /// such, with the attempts it started.
-    fn outcome<'a, D: Driver>(
+    pub(super) fn outcome<'a, D: Driver>(
         &'a self,
         driver: &'a D,
         turn: TurnRun<'a>,
@@ -206,6 +192,54 @@ impl Toolbox {
             })
         }
     }
+}
+
+/// A call's outcome with its place in the turn.
+pub(super) fn placed<F: Future>(
+    index: usize,
+    outcome: F,
+) -> impl Future<Output = (usize, F::Output)> {
+    outcome.map(move |answered| (index, answered))
+}
+
+/// The outcomes of a turn's `count` calls, in call order: those `running`
+/// and those `done` already, then the `waiting` ones, each started once
+/// fewer than `limit` run.
+pub(super) async fn in_order<F, E>(
+    mut running: FuturesUnordered<F>,
+    mut waiting: impl Iterator<Item = F>,
+    // Outcomes that came before an earlier call's, by their place.
+    mut early: BTreeMap<usize, CallOutcome>,
+    limit: usize,
+    count: usize,
+) -> Result<Vec<CallOutcome>, E>
+where
+    F: Future<Output = (usize, Result<CallOutcome, E>)>,
+{
+    let mut ordered = Vec::with_capacity(count);
+    while let Some(next) = early.remove(&ordered.len()) {
+        ordered.push(next);
+    }
+    loop {
+        while running.len() < limit
+            && let Some(outcome) = waiting.next()
+        {
+            running.push(outcome);
+        }
+        let Some((index, answered)) = running.next().await else {
+            break;
+        };
+        let outcome = answered?;
+        if index != ordered.len() {
+            early.insert(index, outcome);
+            continue;
+        }
+        ordered.push(outcome);
+        while let Some(next) = early.remove(&ordered.len()) {
+            ordered.push(next);
+        }
+    }
+    Ok(ordered)
 }
 
 /// What every call of a running turn shares.
@@ -315,7 +349,7 @@ impl<D: Driver> CallRun<'_, D> {
 
 /// The scope of a turn, dropped quietly: a panic in the `Drop` of a value
 /// or an observer the caller gave is swallowed.
-struct QuietScope(Scope);
+pub(super) struct QuietScope(pub(super) Scope);
 
 impl Drop for QuietScope {
     fn drop(&mut self) {

@@ -5,14 +5,20 @@
 //! is no longer set.
 
 use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
 use super::Gemini;
 use crate::provider::Call;
 use crate::provider::calls::{self, ReadCallsError};
-use crate::provider::stream::{self, Calls, Dialect, ErrorBody, StreamEnd, Streamed};
+use crate::provider::stream::{self, Calls, Dialect, StreamEnd, Streamed};
 use crate::tool::Arguments;
+
+mod events;
+mod partial_args;
+
+use events::{Part0, Response};
+use partial_args::apply;
 
 const STYLE: &str = "gemini stream";
 
@@ -344,105 +350,6 @@ impl GeminiReader {
     }
 }
 
-/// Applies one of Vertex AI's `partialArgs`, `{jsonPath, stringValue |
-/// numberValue | boolValue | nullValue, willContinue}`: the value is set at
-/// its path; a string whose last piece said `willContinue` grows by the
-/// next piece at the same path.
-fn apply(
-    args: &mut Value,
-    growing: &mut Option<String>,
-    partial: Value,
-    at: impl Fn() -> String,
-) -> Result<(), ReadCallsError> {
-    let Value::Object(mut partial) = partial else {
-        return Err(calls::invalid(
-            STYLE,
-            at(),
-            "invalid type: expected a partial argument object",
-        ));
-    };
-    let Some(Value::String(path)) = partial.remove("jsonPath") else {
-        return Err(calls::invalid(STYLE, at(), "missing field `jsonPath`"));
-    };
-    let continues = partial.get("willContinue").and_then(Value::as_bool) == Some(true);
-    let value = if let Some(value) = partial.remove("stringValue") {
-        value
-    } else if let Some(value) = partial.remove("numberValue") {
-        value
-    } else if let Some(value) = partial.remove("boolValue") {
-        value
-    } else if partial.contains_key("nullValue") {
-        Value::Null
-    } else {
-        // No value: nothing to add.
-        return Ok(());
-    };
-    let Some(slot) = place(args, &path) else {
-        return Err(calls::invalid(
-            STYLE,
-            at(),
-            format!(
-                "a JSON path this reader cannot follow: {}",
-                calls::quote(&path)
-            ),
-        ));
-    };
-    match (slot, value) {
-        (Value::String(text), Value::String(more)) if growing.as_deref() == Some(path.as_str()) => {
-            text.push_str(&more);
-        }
-        (slot, value) => *slot = value,
-    }
-    *growing = continues.then_some(path);
-    Ok(())
-}
-
-/// The place at a JSON path (`$.a.b[0]`, `$['a']`), made as it is
-/// followed: a missing member is added, an array grows by one at its end.
-fn place<'a>(mut at: &'a mut Value, path: &str) -> Option<&'a mut Value> {
-    let mut rest = path.strip_prefix('$')?;
-    while !rest.is_empty() {
-        if let Some(after) = rest.strip_prefix('.') {
-            let end = after.find(['.', '[']).unwrap_or(after.len());
-            let (key, next) = after.split_at(end);
-            at = member(at, key)?;
-            rest = next;
-        } else if let Some(after) = rest.strip_prefix("['") {
-            let end = after.find("']")?;
-            let (key, next) = after.split_at(end);
-            at = member(at, key)?;
-            rest = next.get(2..)?;
-        } else if let Some(after) = rest.strip_prefix('[') {
-            let end = after.find(']')?;
-            let (number, next) = after.split_at(end);
-            let index: usize = number.parse().ok()?;
-            if at.is_null() {
-                *at = Value::Array(Vec::new());
-            }
-            let Value::Array(list) = at else { return None };
-            if index == list.len() {
-                list.push(Value::Null);
-            }
-            at = list.get_mut(index)?;
-            rest = next.get(1..)?;
-        } else {
-            return None;
-        }
-    }
-    Some(at)
-}
-
-fn member<'a>(at: &'a mut Value, key: &str) -> Option<&'a mut Value> {
-    if key.is_empty() {
-        return None;
-    }
-    if at.is_null() {
-        *at = Value::Object(Map::new());
-    }
-    let Value::Object(map) = at else { return None };
-    Some(map.entry(key).or_insert(Value::Null))
-}
-
 /// A part as the content writes it.
 struct PartOut<'a> {
     part: &'a Part,
@@ -484,44 +391,4 @@ impl Serialize for CallOut<'_> {
         }
         map.end()
     }
-}
-
-/// A `GenerateContentResponse`: only what the content needs.
-#[derive(Deserialize)]
-#[serde(expecting = "a generate content response object")]
-struct Response {
-    #[serde(default)]
-    candidates: Vec<Candidate>,
-    #[serde(rename = "promptFeedback", default)]
-    prompt_feedback: Option<PromptFeedback>,
-    #[serde(default)]
-    error: Option<ErrorBody>,
-}
-
-#[derive(Deserialize)]
-#[serde(expecting = "a candidate object")]
-struct Candidate {
-    #[serde(default)]
-    index: Option<u64>,
-    #[serde(default)]
-    content: Option<Content>,
-    #[serde(rename = "finishReason", default)]
-    finish_reason: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(expecting = "a content object")]
-struct Content {
-    #[serde(default)]
-    parts: Option<Vec<Part0>>,
-}
-
-/// A part, kept whole.
-#[derive(Deserialize)]
-struct Part0(Map<String, Value>);
-
-#[derive(Deserialize)]
-struct PromptFeedback {
-    #[serde(rename = "blockReason", default)]
-    block_reason: Option<String>,
 }

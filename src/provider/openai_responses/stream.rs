@@ -4,11 +4,8 @@
 //! `response.completed` ends it.
 
 use std::borrow::Cow;
-use std::fmt;
 
-use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde::ser::SerializeMap;
-use serde::{Deserialize, Serialize, Serializer};
+use serde::Serializer;
 use serde_json::{Map, Value};
 
 use super::OpenAiResponses;
@@ -16,6 +13,13 @@ use crate::provider::Call;
 use crate::provider::calls::{self, ReadCallsError};
 use crate::provider::stream::{self, Calls, Data, Dialect, ErrorBody, StreamEnd, Streamed};
 use crate::tool::Arguments;
+
+mod events;
+mod output;
+
+use events::{Event, Head, Lean, Skip};
+use output::ItemOut;
+pub use output::{Item, ResponsesOutput};
 
 const STYLE: &str = "openai responses stream";
 
@@ -37,31 +41,6 @@ impl Default for ResponsesReader {
             end: None,
         }
     }
-}
-
-/// An output item of the assembled turn.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Item {
-    /// Any item but a `function_call`, as its last event gave it.
-    Other(Value),
-    /// A `function_call` being written: the item as it opened (less its
-    /// arguments), the deltas so far, and the whole text once given.
-    Open {
-        item: Map<String, Value>,
-        deltas: String,
-        whole: Option<String>,
-    },
-    /// A whole `function_call`: the item less its call fields, and the
-    /// call at this index of the calls.
-    Call(Map<String, Value>, usize),
-    /// A `function_call` the stream cut (`incomplete`): left out.
-    Cut,
-}
-
-/// The assembled `output` array, less its calls.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ResponsesOutput {
-    items: Vec<Item>,
 }
 
 impl Dialect for OpenAiResponses {
@@ -402,125 +381,4 @@ fn kind(value: &Value) -> &'static str {
         Value::Array(_) => "sequence",
         Value::Object(_) => "map",
     }
-}
-
-/// An item as the `output` array writes it.
-struct ItemOut<'a> {
-    item: &'a Item,
-    calls: &'a [Call],
-}
-
-impl Serialize for ItemOut<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self.item {
-            Item::Other(value) => value.serialize(serializer),
-            Item::Call(rest, index) => {
-                let mut map = serializer.serialize_map(None)?;
-                for (key, value) in rest {
-                    map.serialize_entry(key, value)?;
-                }
-                if let Some(call) = self.calls.get(*index) {
-                    map.serialize_entry("call_id", &call.id)?;
-                    map.serialize_entry("name", &call.name)?;
-                    match &call.arguments {
-                        Arguments::Text(text) => map.serialize_entry("arguments", text)?,
-                        Arguments::Json(value) => {
-                            map.serialize_entry("arguments", &value.to_string())?
-                        }
-                    }
-                }
-                map.end()
-            }
-            Item::Open { .. } | Item::Cut => serializer.serialize_unit(),
-        }
-    }
-}
-
-/// A stream event: only what the calls and items need.
-#[derive(Deserialize)]
-#[serde(expecting = "a stream event object")]
-struct Event<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default)]
-    output_index: Option<u64>,
-    #[serde(default)]
-    item: Option<Map<String, Value>>,
-    #[serde(default, borrow)]
-    arguments: Option<Cow<'a, str>>,
-    #[serde(default)]
-    response: Option<Response>,
-    #[serde(default)]
-    message: Option<Value>,
-}
-
-/// What every event is read into first: its type, where it goes, and a
-/// delta's text; the rest (an item's or the arguments' whole text) is
-/// skipped unread.
-#[derive(Deserialize)]
-#[serde(expecting = "a stream event object")]
-struct Head<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Cow<'a, str>,
-    #[serde(default)]
-    output_index: Option<u64>,
-    #[serde(default, borrow)]
-    item_id: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    delta: Option<Cow<'a, str>>,
-}
-
-/// An `output_item.done` whose call has its arguments already: the item
-/// without them.
-#[derive(Deserialize)]
-struct Lean {
-    #[serde(default)]
-    item: Option<Skip>,
-}
-
-/// An item object, its `arguments` skipped unread.
-struct Skip(Map<String, Value>);
-
-impl<'de> Deserialize<'de> for Skip {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct SkipVisitor;
-
-        impl<'de> Visitor<'de> for SkipVisitor {
-            type Value = Skip;
-
-            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-                formatter.write_str("an output item object")
-            }
-
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Skip, A::Error> {
-                let mut item = Map::new();
-                while let Some(key) = map.next_key::<String>()? {
-                    if key == "arguments" {
-                        map.next_value::<IgnoredAny>()?;
-                    } else {
-                        let value = map.next_value()?;
-                        item.insert(key, value);
-                    }
-                }
-                Ok(Skip(item))
-            }
-        }
-
-        deserializer.deserialize_map(SkipVisitor)
-    }
-}
-
-/// The `response` of `response.incomplete` and `response.failed`.
-#[derive(Deserialize)]
-struct Response {
-    #[serde(default)]
-    incomplete_details: Option<IncompleteDetails>,
-    #[serde(default)]
-    error: Option<ErrorBody>,
-}
-
-#[derive(Deserialize)]
-struct IncompleteDetails {
-    #[serde(default)]
-    reason: Option<String>,
 }

@@ -1,5 +1,15 @@
 //! What a provider fills in to have its stream read: the one shape behind
 //! [`CallStream`](super::CallStream), kept out of the public API.
+//!
+//! Sealed on purpose: `Dialect` is the bound of `CallStream<P>` and
+//! `Toolbox::run_stream::<P>`, declared `pub` (a bound of a public item
+//! must be) in a module the crate does not export, so no one outside can
+//! name or implement it. Its methods take the reader's private state and
+//! write the provider's JSON by hand; made nameable it would freeze that
+//! state into the API, and folded into `Provider` it would ask `Mcp`,
+//! which has no stream, for a reader. A user names the four providers that
+//! stream (`OpenAiChat`, `OpenAiResponses`, `Anthropic`, `Gemini`), each a
+//! public type, which is all a caller of `CallStream::<P>` writes.
 
 use std::fmt;
 

@@ -22,7 +22,8 @@ pub use streamed::Streamed;
 /// the moment it is whole, in call order, and [`finish`](Self::finish)
 /// gives the assembled message and why it ended. One reader a provider,
 /// with the same verbs: `CallStream::<OpenAiChat>`, `CallStream::<OpenAiResponses>`,
-/// `CallStream::<Anthropic>`, `CallStream::<Gemini>`.
+/// `CallStream::<Anthropic>`, `CallStream::<Gemini>`. (The bound on `P` is
+/// sealed: these four are the providers that stream.)
 ///
 /// Feed it each server-sent event's `data` as the HTTP client yields it,
 /// as text ([`push`](Self::push)) or as a parsed JSON value
