@@ -1,6 +1,8 @@
 //! An MCP server made of this crate's own tools, over streamable HTTP (or
 //! stdio): the server the MCP conformance suite's server scenarios call
-//! (`.ci/conformance.sh`).
+//! (`.ci/conformance.sh`). It is a user's own rmcp handler (`Conformance`)
+//! with the suite's prompts, resources and completions, its tools handed
+//! to an `McpServer` (`list_tools`, `call_tool`, `get_tool`).
 //!
 //! ```text
 //! cargo run -p toolresult-checks --bin mcp_server -- --port 3001   # http://127.0.0.1:3001/mcp
