@@ -26,6 +26,9 @@ REQUIRED_2025_11_25=(
     tools-call-sampling tools-call-elicitation json-schema-2020-12
     elicitation-sep1034-defaults elicitation-sep1330-enums
     server-sse-multiple-streams dns-rebinding-protection
+    completion-complete resources-list resources-read-text resources-read-binary
+    resources-templates-read resources-subscribe resources-unsubscribe prompts-list
+    prompts-get-simple prompts-get-with-args prompts-get-embedded-resource prompts-get-with-image
 )
 # At 2026-07-28 every CallToolResult carries `resultType` (the revision's
 # schema requires it): the tools-call-* scenarios check it.
@@ -34,34 +37,21 @@ REQUIRED_2026_07_28=(
     tools-call-embedded-resource tools-call-mixed-content tools-call-error
     tools-call-with-progress json-schema-2020-12 server-sse-multiple-streams dns-rebinding-protection
     http-header-validation http-custom-header-server-validation sep-2164-resource-not-found
-    input-required-result-unsupported-methods
+    input-required-result-unsupported-methods server-stateless caching
+    completion-complete resources-list resources-read-text resources-read-binary
+    resources-templates-read prompts-list prompts-get-simple prompts-get-with-args
+    prompts-get-embedded-resource prompts-get-with-image
 )
 
 # Known not to pass yet: scenario, then why.
-COMPOSITION="needs prompts, resources and completions beside the toolbox (composition with a user's rmcp handler)"
 SEALED="needs input-required results with a sealed request state (a parked call at 2026-07-28 answers its pending result)"
 # These may pass, with warnings only, on the error result of a tool the
 # server does not offer: not required until the input-required results are.
 UNOFFERED="calls test_input_required_result_elicitation, not offered until input-required results exist; may pass with warnings on the unknown tool's error result"
 declare -A NOT_YET_2025_11_25=(
-    [completion-complete]=$COMPOSITION
-    [resources-list]=$COMPOSITION [resources-read-text]=$COMPOSITION
-    [resources-read-binary]=$COMPOSITION [resources-templates-read]=$COMPOSITION
-    [resources-subscribe]=$COMPOSITION [resources-unsubscribe]=$COMPOSITION
-    [prompts-list]=$COMPOSITION [prompts-get-simple]=$COMPOSITION
-    [prompts-get-with-args]=$COMPOSITION [prompts-get-embedded-resource]=$COMPOSITION
-    [prompts-get-with-image]=$COMPOSITION
     [server-sse-polling]="needs test_reconnection, a tool whose POST stream the server closes mid-call (SEP-1699); the toolbox answers an unknown tool with an error result, which the suite reads as a failed call"
 )
 declare -A NOT_YET_2026_07_28=(
-    [server-stateless]="23 of its 25 checks pass; the other two need test_missing_capability answered MissingRequiredClientCapability (-32021, sampling), an rmcp error no toolbox tool can return: awaits composition with a user's rmcp handler"
-    [caching]=$COMPOSITION
-    [completion-complete]=$COMPOSITION
-    [resources-list]=$COMPOSITION [resources-read-text]=$COMPOSITION
-    [resources-read-binary]=$COMPOSITION [resources-templates-read]=$COMPOSITION
-    [prompts-list]=$COMPOSITION [prompts-get-simple]=$COMPOSITION
-    [prompts-get-with-args]=$COMPOSITION [prompts-get-embedded-resource]=$COMPOSITION
-    [prompts-get-with-image]=$COMPOSITION
     [input-required-result-basic-elicitation]=$SEALED
     [input-required-result-basic-sampling]=$SEALED
     [input-required-result-basic-list-roots]=$SEALED

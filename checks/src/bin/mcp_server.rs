@@ -1,6 +1,8 @@
 //! An MCP server made of this crate's own tools, over streamable HTTP (or
 //! stdio): the server the MCP conformance suite's server scenarios call
-//! (`.ci/conformance.sh`).
+//! (`.ci/conformance.sh`). It is a user's own rmcp handler (`Conformance`)
+//! with the suite's prompts, resources and completions, its tools handed
+//! to an `McpServer` (`list_tools`, `call_tool`, `get_tool`).
 //!
 //! ```text
 //! cargo run -p toolresult-checks --bin mcp_server -- --port 3001   # http://127.0.0.1:3001/mcp
@@ -10,9 +12,23 @@
 
 use std::time::Duration;
 
-use rmcp::model::{CreateMessageRequestParams, SamplingMessage};
-use rmcp::service::{Peer, RoleServer};
-use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
+    CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock,
+    CreateMessageRequestParams, ErrorCode, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, Prompt as McpPrompt,
+    PromptArgument, PromptMessage, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
+    SamplingMessage, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, Tool as McpTool, UnsubscribeRequestParams,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use schemars::Schema;
 use serde_json::{Map, Value, json};
 use toolresult::canonical::{Answer, ContentPart, Request};
@@ -63,14 +79,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             other => return Err(format!("unknown argument {other:?}").into()),
         }
     }
-    let server =
-        McpServer::new(toolbox()?)?.with_info("toolresult-conformance", env!("CARGO_PKG_VERSION"));
+    let server = Conformance {
+        tools: McpServer::new(toolbox()?)?,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
     runtime.block_on(async move {
         if stdio {
-            server.serve_stdio().await?;
+            server
+                .serve(rmcp::transport::stdio())
+                .await?
+                .waiting()
+                .await?;
             return Ok(());
         }
         serve_http(&server, port).await
@@ -78,11 +99,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// Serves `server` at `http://127.0.0.1:<port>/mcp` until Ctrl-C.
-async fn serve_http(server: &McpServer, port: u16) -> Result<(), Box<dyn std::error::Error>> {
+async fn serve_http(server: &Conformance, port: u16) -> Result<(), Box<dyn std::error::Error>> {
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     // Loopback hosts and origins only (the server's default): a page of
     // another site, or a DNS name rebound to 127.0.0.1, is answered 403.
-    let service = server.streamable_http(StreamableHttpServerConfig::default());
+    let mut config = StreamableHttpServerConfig::default();
+    config.allowed_origins = ["localhost", "127.0.0.1", "[::1]"]
+        .into_iter()
+        .map(|host| format!("http://{host}:*"))
+        .collect();
+    let handler = server.clone();
+    let service = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
     eprintln!("mcp server on http://{}/mcp", listener.local_addr()?);
     loop {
         let (stream, _) = tokio::select! {
@@ -467,4 +498,251 @@ fn silent_wav() -> Vec<u8> {
     wav.extend_from_slice(&samples.to_le_bytes());
     wav.resize(44 + samples as usize, 128);
     wav
+}
+
+/// The conformance server: a handler of its own, with the prompts,
+/// resources and completions the suite asks for, and the toolbox's tools
+/// handed to [`McpServer`] (`list_tools`, `call_tool`, `get_tool`).
+#[derive(Clone)]
+struct Conformance {
+    tools: McpServer,
+}
+
+/// The suite's resources.
+const STATIC_TEXT: &str = "test://static-text";
+const STATIC_BINARY: &str = "test://static-binary";
+const WATCHED: &str = "test://watched-resource";
+
+/// Whether `context`'s request is of 2026-07-28 or later (answered alone).
+fn stateless(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .meta
+        .protocol_version()
+        .is_some_and(|version| version >= ProtocolVersion::V_2026_07_28)
+}
+
+impl ServerHandler for Conformance {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_logging()
+            .enable_prompts()
+            .enable_resources()
+            .enable_completions()
+            .build();
+        ServerConfig::new(capabilities).with_server_info(Implementation::new(
+            "toolresult-conformance",
+            env!("CARGO_PKG_VERSION"),
+        ))
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.tools.list_tools(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        // A tool that needs the client's sampling: at 2026-07-28 the
+        // request says what its client takes, and one that did not
+        // declare sampling is refused before the call runs.
+        if request.name == "test_missing_capability" {
+            let sampling = context
+                .meta
+                .client_capabilities()
+                .is_some_and(|caps| caps.sampling.is_some());
+            if !sampling {
+                return Err(ErrorData::missing_required_client_capability(
+                    ClientCapabilities::builder().enable_sampling().build(),
+                ));
+            }
+            return Ok(
+                CallToolResult::success(vec![ContentBlock::text("sampling declared")]).into(),
+            );
+        }
+        self.tools.call_tool(request, context).await
+    }
+
+    fn get_tool(&self, name: &str) -> Option<McpTool> {
+        self.tools.get_tool(name)
+    }
+
+    async fn set_level(
+        &self,
+        _: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        if stateless(&context) {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "logging/setLevel",
+                None,
+            ));
+        }
+        Ok(())
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(vec![
+            Resource::new(STATIC_TEXT, "static-text").with_mime_type("text/plain"),
+            Resource::new(STATIC_BINARY, "static-binary").with_mime_type("image/png"),
+            Resource::new(WATCHED, "watched-resource").with_mime_type("text/plain"),
+        ]))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(vec![
+            ResourceTemplate::new("test://template/{id}/data", "template")
+                .with_mime_type("application/json"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri.as_str();
+        let contents = match uri {
+            STATIC_TEXT => {
+                ResourceContents::text("This is the content of the static text resource.", uri)
+                    .with_mime_type("text/plain")
+            }
+            STATIC_BINARY => ResourceContents::blob(RED_PIXEL_PNG, uri).with_mime_type("image/png"),
+            WATCHED => ResourceContents::text("watched", uri).with_mime_type("text/plain"),
+            _ => match uri
+                .strip_prefix("test://template/")
+                .and_then(|rest| rest.strip_suffix("/data"))
+            {
+                Some(id) => ResourceContents::text(
+                    json!({"id": id, "templateTest": true, "data": format!("Data for ID: {id}")})
+                        .to_string(),
+                    uri,
+                )
+                .with_mime_type("application/json"),
+                None => {
+                    return Err(ErrorData::resource_not_found(
+                        format!("no resource {uri}"),
+                        Some(json!({"uri": uri})),
+                    ));
+                }
+            },
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn subscribe(
+        &self,
+        _: SubscribeRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        _: UnsubscribeRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let argument = |name: &str| {
+            let mut argument = PromptArgument::new(name);
+            argument.required = Some(true);
+            argument
+        };
+        Ok(ListPromptsResult::with_all_items(vec![
+            McpPrompt::new("test_simple_prompt", Some("A simple prompt"), None),
+            McpPrompt::new(
+                "test_prompt_with_arguments",
+                Some("A prompt with arguments"),
+                Some(vec![argument("arg1"), argument("arg2")]),
+            ),
+            McpPrompt::new(
+                "test_prompt_with_embedded_resource",
+                Some("A prompt with an embedded resource"),
+                Some(vec![argument("resourceUri")]),
+            ),
+            McpPrompt::new(
+                "test_prompt_with_image",
+                Some("A prompt with an image"),
+                None,
+            ),
+        ]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let argument = |name: &str| {
+            request
+                .arguments
+                .as_ref()
+                .and_then(|arguments| arguments.get(name))
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let message = match request.name.as_str() {
+            "test_simple_prompt" => {
+                json!({"role": "user", "content": {"type": "text", "text": "This is a simple prompt for testing."}})
+            }
+            "test_prompt_with_arguments" => json!({"role": "user", "content": {"type": "text",
+                "text": format!("Prompt with arguments: arg1='{}', arg2='{}'", argument("arg1"), argument("arg2"))}}),
+            "test_prompt_with_embedded_resource" => {
+                json!({"role": "user", "content": {"type": "resource",
+                "resource": {"uri": argument("resourceUri"), "mimeType": "text/plain", "text": "Embedded resource content for testing."}}})
+            }
+            "test_prompt_with_image" => {
+                json!({"role": "user", "content": {"type": "image", "data": RED_PIXEL_PNG, "mimeType": "image/png"}})
+            }
+            other => {
+                return Err(ErrorData::invalid_params(
+                    format!("no prompt {other:?}"),
+                    None,
+                ));
+            }
+        };
+        let message: PromptMessage = serde_json::from_value(message)
+            .map_err(|err| ErrorData::internal_error(err.to_string(), None))?;
+        Ok(GetPromptResult::new(vec![message]).into())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let typed = request.argument.value.as_str();
+        let values = ["paris", "park", "party"]
+            .into_iter()
+            .filter(|value| value.starts_with(typed))
+            .map(str::to_owned)
+            .collect();
+        let completion =
+            CompletionInfo::new(values).map_err(|err| ErrorData::internal_error(err, None))?;
+        Ok(CompleteResult::new(completion))
+    }
 }

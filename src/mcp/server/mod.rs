@@ -3,6 +3,7 @@
 //! the toolbox as a turn of one call.
 
 mod call;
+mod compose;
 mod elicit;
 mod error;
 mod events;

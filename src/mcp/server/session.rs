@@ -75,11 +75,7 @@ impl ServerHandler for McpSession {
     }
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        self.server
-            .tools
-            .iter()
-            .find(|tool| tool.name == name)
-            .cloned()
+        self.server.get_tool(name)
     }
 
     /// A 2025 session's level; at 2026-07-28, which removed the method

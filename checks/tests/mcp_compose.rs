@@ -1,0 +1,193 @@
+//! The toolbox's tools inside a handler of one's own (`McpServer::
+//! list_tools`, `call_tool`, `get_tool`): one connection reads the
+//! handler's resource, gets its prompt and calls a toolbox tool.
+
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptMessage,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use toolresult::mcp::McpServer;
+use toolresult::tool;
+use toolresult::toolbox::Toolbox;
+
+const LIMIT: Duration = Duration::from_secs(20);
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Add {
+    a: i64,
+    b: i64,
+}
+
+/// A user's own handler: one resource, one prompt, and the toolbox's tools.
+#[derive(Clone)]
+struct Mine {
+    tools: McpServer,
+}
+
+impl ServerHandler for Mine {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_prompts()
+                .enable_resources()
+                .build(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.tools.list_tools(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        self.tools.call_tool(request, context).await
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.get_tool(name)
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let resource = Resource::new("test://greeting", "greeting");
+        Ok(ListResourcesResult::with_all_items(vec![resource]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        if request.uri != "test://greeting" {
+            return Err(ErrorData::resource_not_found(request.uri.clone(), None));
+        }
+        Ok(ReadResourceResult::new(vec![ResourceContents::text(
+            "hello from a resource",
+            request.uri,
+        )])
+        .into())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != "greet" {
+            return Err(ErrorData::invalid_params("no such prompt", None));
+        }
+        Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, "say hello")]).into())
+    }
+}
+
+#[tokio::test]
+async fn a_composed_handler_answers_its_resource_its_prompt_and_a_toolbox_call() {
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .register(
+            tool::function("add", "Add two integers", |x: Add| (x.a + x.b).to_string()).unwrap(),
+        )
+        .unwrap();
+    let mine = Mine {
+        tools: McpServer::new(toolbox).unwrap(),
+    };
+    let (ours, theirs) = tokio::io::duplex(64 * 1024);
+    let serving = tokio::spawn(async move {
+        let running = mine.serve(ours).await?;
+        running.waiting().await?;
+        Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+    });
+    let client = tokio::time::timeout(LIMIT, ().serve(theirs))
+        .await
+        .expect("the handshake in time")
+        .expect("a session");
+
+    let read = tokio::time::timeout(
+        LIMIT,
+        client.read_resource(ReadResourceRequestParams::new("test://greeting")),
+    )
+    .await
+    .expect("the read in time")
+    .expect("the resource");
+    let text = serde_json::to_value(&read).unwrap();
+    assert_eq!(
+        text["contents"][0]["text"], "hello from a resource",
+        "{text}"
+    );
+
+    let prompt = tokio::time::timeout(
+        LIMIT,
+        client.get_prompt(GetPromptRequestParams::new("greet")),
+    )
+    .await
+    .expect("the prompt in time")
+    .expect("the prompt");
+    let prompt = serde_json::to_value(&prompt).unwrap();
+    assert_eq!(
+        prompt["messages"][0]["content"]["text"], "say hello",
+        "{prompt}"
+    );
+
+    let listed = tokio::time::timeout(LIMIT, client.list_all_tools())
+        .await
+        .expect("the list in time")
+        .expect("the tools");
+    assert_eq!(
+        listed.iter().map(|tool| &*tool.name).collect::<Vec<_>>(),
+        ["add"]
+    );
+
+    let args = serde_json::json!({"a": 2, "b": 40});
+    let called = tokio::time::timeout(
+        LIMIT,
+        client.call_tool(
+            CallToolRequestParams::new("add").with_arguments(args.as_object().unwrap().clone()),
+        ),
+    )
+    .await
+    .expect("the call in time")
+    .expect("the call");
+    let called = serde_json::to_value(&called).unwrap();
+    assert_eq!(called["content"][0]["text"], "42", "{called}");
+    assert_eq!(called["isError"], false, "{called}");
+
+    // A tool the toolbox does not have is its answer, naming the tools
+    // there are, as `McpServer`'s own session answers it.
+    let unknown = tokio::time::timeout(LIMIT, client.call_tool(CallToolRequestParams::new("sub")))
+        .await
+        .expect("the call in time")
+        .expect("an answer, not an error");
+    let unknown = serde_json::to_value(&unknown).unwrap();
+    assert_eq!(unknown["isError"], true, "{unknown}");
+    assert!(
+        unknown["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("add"),
+        "{unknown}"
+    );
+
+    client.cancel().await.unwrap();
+    tokio::time::timeout(LIMIT, serving)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+}
