@@ -35,14 +35,16 @@ REQUIRED_2026_07_28=(
     tools-call-with-progress json-schema-2020-12 server-sse-multiple-streams dns-rebinding-protection
     http-header-validation http-custom-header-server-validation sep-2164-resource-not-found
     input-required-result-unsupported-methods
+    input-required-result-basic-elicitation input-required-result-request-state
+    input-required-result-multi-round input-required-result-result-type
+    input-required-result-tampered-state input-required-result-missing-input-response
+    input-required-result-ignore-extra-params input-required-result-validate-input
 )
 
 # Known not to pass yet: scenario, then why.
 COMPOSITION="needs prompts, resources and completions beside the toolbox (composition with a user's rmcp handler)"
-SEALED="needs input-required results with a sealed request state (a parked call at 2026-07-28 answers its pending result)"
-# These may pass, with warnings only, on the error result of a tool the
-# server does not offer: not required until the input-required results are.
-UNOFFERED="calls test_input_required_result_elicitation, not offered until input-required results exist; may pass with warnings on the unknown tool's error result"
+# A parked call's `Request` becomes one elicitation; these ask for more.
+ELICIT_ONLY="needs an input request other than an elicitation (sampling, roots, or several of them in one round); a parked call's Request is asked as one elicitation"
 declare -A NOT_YET_2025_11_25=(
     [completion-complete]=$COMPOSITION
     [resources-list]=$COMPOSITION [resources-read-text]=$COMPOSITION
@@ -62,19 +64,11 @@ declare -A NOT_YET_2026_07_28=(
     [prompts-list]=$COMPOSITION [prompts-get-simple]=$COMPOSITION
     [prompts-get-with-args]=$COMPOSITION [prompts-get-embedded-resource]=$COMPOSITION
     [prompts-get-with-image]=$COMPOSITION
-    [input-required-result-basic-elicitation]=$SEALED
-    [input-required-result-basic-sampling]=$SEALED
-    [input-required-result-basic-list-roots]=$SEALED
-    [input-required-result-request-state]=$SEALED
-    [input-required-result-multiple-input-requests]=$SEALED
-    [input-required-result-multi-round]=$SEALED
-    [input-required-result-non-tool-request]=$SEALED
-    [input-required-result-result-type]=$SEALED
-    [input-required-result-tampered-state]=$SEALED
-    [input-required-result-capability-check]=$SEALED
-    [input-required-result-missing-input-response]=$UNOFFERED
-    [input-required-result-ignore-extra-params]=$UNOFFERED
-    [input-required-result-validate-input]=$UNOFFERED
+    [input-required-result-basic-sampling]=$ELICIT_ONLY
+    [input-required-result-basic-list-roots]=$ELICIT_ONLY
+    [input-required-result-multiple-input-requests]=$ELICIT_ONLY
+    [input-required-result-non-tool-request]="needs prompts/get answering input_required: the server offers no prompts (composition with a user's rmcp handler)"
+    [input-required-result-capability-check]="needs test_input_required_result_capabilities asking by sampling a client that declared only sampling; a parked call whose client takes no elicitation is answered with its pending result"
 )
 # Not asked of this server: tasks (their own issue), the skills extension.
 NOT_ASKED='^(tasks-|sep-2640-)'
