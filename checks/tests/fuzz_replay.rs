@@ -155,3 +155,8 @@ fn mcp_serve() {
 fn seal_open() {
     replay("seal_open");
 }
+
+#[test]
+fn mcp_input_required() {
+    replay("mcp_input_required");
+}

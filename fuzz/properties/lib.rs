@@ -21,6 +21,7 @@ pub mod data_url;
 pub mod gemini_calls;
 pub mod mcp_call_tool_result;
 pub mod mcp_calls;
+pub mod mcp_input_required;
 pub mod mcp_serve;
 pub mod openai_chat_calls;
 pub mod openai_responses_calls;
@@ -50,4 +51,5 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("toolbox_turn", toolbox_turn::check),
     ("mcp_serve", mcp_serve::check),
     ("seal_open", seal_open::check),
+    ("mcp_input_required", mcp_input_required::check),
 ];
