@@ -61,6 +61,14 @@ fn server(key: [u8; 32], ttl: Duration) -> McpServer {
             .unwrap(),
         )
         .unwrap();
+    toolbox
+        .register(
+            tool::function("forever", "Asks for ever", |_: City, _: &CallContext| {
+                ToolResult::<String>::pending(Request::input("Again?").with_id("name"))
+            })
+            .unwrap(),
+        )
+        .unwrap();
     McpServer::new(toolbox)
         .unwrap()
         .input_required(Keyring::new(key).unwrap(), ttl)
@@ -199,12 +207,17 @@ fn request(id: i64, method: &str, mut params: Value) -> String {
 /// Calls `ask` in `city` as request `id`, with `more` params (the input
 /// responses and the state of a call sent again); the JSON-RPC answer.
 async fn ask(address: &str, id: i64, city: &str, more: Value) -> Value {
-    let mut params = json!({"name": "ask", "arguments": {"city": city}});
+    call(address, id, "ask", city, more).await
+}
+
+/// Calls `tool` in `city` as request `id`, with `more` params.
+async fn call(address: &str, id: i64, tool: &str, city: &str, more: Value) -> Value {
+    let mut params = json!({"name": tool, "arguments": {"city": city}});
     if let (Some(params), Some(more)) = (params.as_object_mut(), more.as_object()) {
         params.extend(more.clone());
     }
     let body = request(id, "tools/call", params);
-    let answer = post(address, &headers("tools/call", Some("ask")), &body).await;
+    let answer = post(address, &headers("tools/call", Some(tool)), &body).await;
     answer.answer(id).clone()
 }
 
@@ -353,6 +366,39 @@ async fn a_missing_response_asks_again() {
             refusal(&refused).starts_with("the input response `name` is not an elicitation result"),
             "{refused}"
         );
+    })
+    .await;
+}
+
+/// A call that parks again round after round is asked as often as one
+/// turn resumes a call, then answered with its pending result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_parked_round_after_round_ends_as_a_turn_would() {
+    bounded(async {
+        let address = serve(
+            &server(KEY, Duration::from_secs(60)),
+            StreamableHttpServerConfig::default(),
+        )
+        .await;
+        let mut answer = call(&address, 0, "forever", "Oslo", json!({})).await;
+        for round in 1..=Toolbox::MAX_RESUMES {
+            assert_eq!(
+                answer["result"]["resultType"], "input_required",
+                "round {round}: {answer}"
+            );
+            let state = answer["result"]["requestState"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            let again = json!({
+                "inputResponses": {"name": {"action": "accept", "content": {"name": "Ada"}}},
+                "requestState": state,
+            });
+            answer = call(&address, i64::from(round), "forever", "Oslo", again).await;
+        }
+        assert_eq!(answer["result"]["resultType"], "complete", "{answer}");
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        assert_eq!(answer["result"]["content"][0]["text"], "Again?", "{answer}");
     })
     .await;
 }

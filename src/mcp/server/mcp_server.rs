@@ -240,7 +240,9 @@ impl McpServer {
     /// [`CANCELLED`](Self::CANCELLED)). A state tampered with, expired, or
     /// sealed for another call is refused with an `invalid_params` error
     /// saying which; a call sent again without a response to its request is
-    /// asked again; other responses are ignored. Without a keyring, a
+    /// asked again; other responses are ignored. A call that parks again
+    /// after [`Toolbox::MAX_RESUMES`] rounds is answered with its pending
+    /// result, as a turn answers it. Without a keyring, a
     /// 2026-07-28 parked call is answered with its pending result.
     ///
     /// ```

@@ -26,6 +26,7 @@ use super::stateless;
 use crate::provider::Call;
 use crate::provider::mcp::to_rmcp;
 use crate::tool::Arguments;
+use crate::toolbox::Toolbox;
 
 /// The handler of one client's session ([`McpServer::session`]): the
 /// server's tools, and the logging level this client set. rmcp serves it
@@ -193,8 +194,10 @@ impl ServerHandler for McpSession {
         let withheld = lowered.structured_content_withheld() || self.declares_output(name);
         let answer = to_rmcp(&lowered.result, lowered.structured_content(), withheld)?;
         if alone && let Some(request) = lowered.result.pending_request() {
+            // A call parks again at most as often as one turn resumes it:
+            // past that, its pending result ends the rounds.
             let state = match &self.server.states {
-                Some(states) => {
+                Some(states) if attempt <= Toolbox::MAX_RESUMES => {
                     let parked = Parked {
                         call: call_id,
                         tool: name.to_owned(),
@@ -210,7 +213,7 @@ impl ServerHandler for McpSession {
                     })?;
                     Some(sealed)
                 }
-                None => None,
+                _ => None,
             };
             return Ok(elicit::parked_alone(&request, modes, answer, state));
         }
