@@ -41,30 +41,24 @@ REQUIRED_2026_07_28=(
     completion-complete resources-list resources-read-text resources-read-binary
     resources-templates-read prompts-list prompts-get-simple prompts-get-with-args
     prompts-get-embedded-resource prompts-get-with-image
+    input-required-result-basic-elicitation input-required-result-request-state
+    input-required-result-multi-round input-required-result-result-type
+    input-required-result-tampered-state input-required-result-missing-input-response
+    input-required-result-ignore-extra-params input-required-result-validate-input
 )
 
 # Known not to pass yet: scenario, then why.
-SEALED="needs input-required results with a sealed request state (a parked call at 2026-07-28 answers its pending result)"
-# These may pass, with warnings only, on the error result of a tool the
-# server does not offer: not required until the input-required results are.
-UNOFFERED="calls test_input_required_result_elicitation, not offered until input-required results exist; may pass with warnings on the unknown tool's error result"
+# A parked call's `Request` becomes one elicitation; these ask for more.
+ELICIT_ONLY="needs an input request other than an elicitation (sampling, roots, or several of them in one round); a parked call's Request is asked as one elicitation"
 declare -A NOT_YET_2025_11_25=(
     [server-sse-polling]="needs test_reconnection, a tool whose POST stream the server closes mid-call (SEP-1699); the toolbox answers an unknown tool with an error result, which the suite reads as a failed call"
 )
 declare -A NOT_YET_2026_07_28=(
-    [input-required-result-basic-elicitation]=$SEALED
-    [input-required-result-basic-sampling]=$SEALED
-    [input-required-result-basic-list-roots]=$SEALED
-    [input-required-result-request-state]=$SEALED
-    [input-required-result-multiple-input-requests]=$SEALED
-    [input-required-result-multi-round]=$SEALED
-    [input-required-result-non-tool-request]=$SEALED
-    [input-required-result-result-type]=$SEALED
-    [input-required-result-tampered-state]=$SEALED
-    [input-required-result-capability-check]=$SEALED
-    [input-required-result-missing-input-response]=$UNOFFERED
-    [input-required-result-ignore-extra-params]=$UNOFFERED
-    [input-required-result-validate-input]=$UNOFFERED
+    [input-required-result-basic-sampling]=$ELICIT_ONLY
+    [input-required-result-basic-list-roots]=$ELICIT_ONLY
+    [input-required-result-multiple-input-requests]=$ELICIT_ONLY
+    [input-required-result-non-tool-request]="needs prompts/get answering input_required: the example's prompts answer at once"
+    [input-required-result-capability-check]="needs test_input_required_result_capabilities asking by sampling a client that declared only sampling; a parked call whose client takes no elicitation is answered with its pending result"
 )
 # Not asked of this server: tasks (their own issue), the skills extension.
 NOT_ASKED='^(tasks-|sep-2640-)'

@@ -175,3 +175,8 @@ fn anthropic_stream() {
 fn gemini_stream() {
     replay("gemini_stream");
 }
+
+#[test]
+fn mcp_input_required() {
+    replay("mcp_input_required");
+}

@@ -24,6 +24,7 @@ pub mod gemini_calls;
 pub mod gemini_stream;
 pub mod mcp_call_tool_result;
 pub mod mcp_calls;
+pub mod mcp_input_required;
 pub mod mcp_serve;
 pub mod openai_chat_calls;
 pub mod openai_chat_stream;
@@ -59,4 +60,5 @@ pub const TARGETS: &[(&str, Check)] = &[
     ("openai_responses_stream", openai_responses_stream::check),
     ("anthropic_stream", anthropic_stream::check),
     ("gemini_stream", gemini_stream::check),
+    ("mcp_input_required", mcp_input_required::check),
 ];

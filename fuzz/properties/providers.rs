@@ -213,6 +213,14 @@ pub fn mcp_server(toolbox: Toolbox) -> toolresult::mcp::McpServer {
         .with_info("toolresult-fuzz", "0.0.0")
 }
 
+/// `toolbox` as an MCP server whose 2026-07-28 parked calls answer
+/// input-required results, their state sealed with `key` for a minute.
+pub fn mcp_server_input_required(toolbox: Toolbox, key: [u8; 32]) -> toolresult::mcp::McpServer {
+    let keyring = toolresult::seal::Keyring::new(key)
+        .unwrap_or_else(|e| panic!("a key of 32 bytes is long enough: {e}"));
+    mcp_server(toolbox).input_required(keyring, std::time::Duration::from_secs(60))
+}
+
 /// One session of `server` over `stream` (newline-delimited JSON-RPC, as
 /// over stdio), until the client closes it; an error when the session
 /// stopped for any other reason (a panic in its task, say).

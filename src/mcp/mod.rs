@@ -29,7 +29,11 @@
 //! - a client without the capability (or without URL mode, for a request
 //!   with a `url`), a schema MCP does not allow, or a client that fails to
 //!   answer: the call is answered with its pending result (which carries
-//!   the `url`), as a turn in process answers it.
+//!   the `url`), as a turn in process answers it;
+//! - a 2026-07-28 request, which has no request from server to client: an
+//!   input-required result asking the same question, its state sealed,
+//!   when the server holds a key ([`McpServer::input_required`]); without
+//!   one, the pending result.
 //!
 //! ```
 //! use serde_json::{Map, json};

@@ -33,6 +33,7 @@ use schemars::Schema;
 use serde_json::{Map, Value, json};
 use toolresult::canonical::{Answer, ContentPart, Request};
 use toolresult::mcp::McpServer;
+use toolresult::seal::Keyring;
 use toolresult::tool::{self, Arguments, CallContext, Calling, LogLevel, Tool, ToolSafety};
 use toolresult::toolbox::Toolbox;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
@@ -80,7 +81,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let server = Conformance {
-        tools: McpServer::new(toolbox()?)?,
+        tools: McpServer::new(toolbox()?)?
+            .input_required(state_key()?, Duration::from_secs(15 * 60)),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -96,6 +98,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         serve_http(&server, port).await
     })
+}
+
+/// The key that seals a parked call's `requestState` at 2026-07-28: the
+/// bytes of `MCP_REQUEST_STATE_KEY` (replicas share it), else 32 random
+/// bytes (the states of one process only).
+fn state_key() -> Result<Keyring, Box<dyn std::error::Error>> {
+    if let Ok(key) = std::env::var("MCP_REQUEST_STATE_KEY") {
+        return Ok(Keyring::new(key)?);
+    }
+    let mut key = [0u8; 32];
+    std::io::Read::read_exact(&mut std::fs::File::open("/dev/urandom")?, &mut key)?;
+    Ok(Keyring::new(key)?)
 }
 
 /// Serves `server` at `http://127.0.0.1:<port>/mcp` until Ctrl-C.
@@ -336,6 +350,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         .with_safety(ToolSafety::ReadOnly),
     )?;
     toolbox.register(JsonSchema2020::new()?)?;
+    input_required(&mut toolbox)?;
     // Not a conformance tool: a call that takes its time, to cancel or to
     // kill the server under.
     toolbox
@@ -351,6 +366,59 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         )?)?
         .timeout(None);
     Ok(toolbox)
+}
+
+/// The input-required fixtures of 2026-07-28 (SEP-2322) this server can
+/// ask, each an elicitation keyed by its request's id.
+fn input_required(toolbox: &mut Toolbox) -> Result<(), Box<dyn std::error::Error>> {
+    let name = || json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+    for tool in [
+        "test_input_required_result_elicitation",
+        "test_input_required_result_tampered_state",
+    ] {
+        toolbox.register(tool::function(
+            tool,
+            "Asks the user's name as an input request",
+            move |_: NoArgs, cx: &CallContext| match cx.answer() {
+                None => asking("user_name", "What is your name?", name()),
+                Some(answer) => ToolResult::ok(format!("Hello, {}", content(answer))),
+            },
+        )?)?;
+    }
+    toolbox.register(tool::function(
+        "test_input_required_result_request_state",
+        "Asks a confirmation, its state carried by the request state",
+        |_: NoArgs, cx: &CallContext| match cx.answer() {
+            None => asking(
+                "confirm",
+                "Confirm?",
+                json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}),
+            ),
+            Some(answer) => ToolResult::ok(format!("state-ok: action={}", action(answer))),
+        },
+    )?)?;
+    toolbox.register(tool::function(
+        "test_input_required_result_multi_round",
+        "Asks twice, one round each",
+        move |_: NoArgs, cx: &CallContext| match cx.answer().map(|answer| answer.id.as_str()) {
+            None => asking("step1", "Step 1: your name?", name()),
+            Some("step1") => asking("step2", "Step 2: your name again?", name()),
+            Some(_) => ToolResult::ok("both rounds answered".to_owned()),
+        },
+    )?)?;
+    Ok(())
+}
+
+/// A pending request `id` asking `prompt` with `schema`.
+fn asking(id: &str, prompt: &str, schema: Value) -> ToolResult<String> {
+    ToolResult::pending(
+        Request::input(prompt)
+            .with_id(id)
+            .with_data(Map::from_iter([(
+                McpServer::REQUESTED_SCHEMA.to_owned(),
+                schema,
+            )])),
+    )
 }
 
 /// Asks the user (a pending request with `schema`) on the first run; says

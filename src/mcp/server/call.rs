@@ -9,11 +9,13 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::elicit::Elicit;
-use crate::Lowered;
+use crate::canonical::{Answer, Request, ToolResult};
 use crate::provider::Call;
 use crate::provider::mcp::call_id;
+use crate::retry::StopReason;
 use crate::tool::{Arguments, CallEvent};
-use crate::toolbox::{Toolbox, Turn};
+use crate::toolbox::{CallOutcome, Toolbox, Turn};
+use crate::{IntoToolResult, Lowered};
 
 /// What a `tools/call` brings to its call besides its name and arguments.
 pub(super) struct CallScope<O> {
@@ -29,23 +31,42 @@ pub(super) struct CallScope<O> {
     pub(super) driver: Elicit,
 }
 
-/// Runs the call `name` with `arguments` (absent: `{}`) as the request
-/// `id`, through the toolbox's own turn: its timeout, retries, budget,
-/// panics caught, a cancelled call answered as cancelled, a parked one
-/// asking the client and running again with its answer.
+/// The call `name` with `arguments` (absent: `{}`) as the request `id`.
+pub(super) fn new_call(id: &NumberOrString, name: &str, arguments: JsonObject) -> Call {
+    Call::new(call_id(id), name, Arguments::Json(Value::Object(arguments)))
+}
+
+/// Runs `call` through the toolbox's own turn: its timeout, retries,
+/// budget, panics caught, a cancelled call answered as cancelled, a parked
+/// one asking the client and running again with its answer. With
+/// `answer`, the call was parked on the request it answers in an earlier
+/// round, and is resumed with it ([`Turn::resume`], the toolbox's check).
 pub(super) async fn run<O>(
     toolbox: &Arc<Toolbox>,
-    id: &NumberOrString,
-    name: &str,
-    arguments: Option<JsonObject>,
+    call: Call,
+    answer: Option<Answer>,
     scope: CallScope<O>,
 ) -> Option<Lowered>
 where
     O: Fn(&CallEvent<'_>) + Send + Sync + 'static,
 {
-    let arguments = Value::Object(arguments.unwrap_or_default());
-    let call = Call::new(call_id(id), name, Arguments::Json(arguments));
-    let turn = Turn::new([call])
+    let turn = match answer {
+        Some(answer) => {
+            // The call as it parked in the earlier round: nothing of it
+            // was kept but its sealed state, which names its request.
+            let request = Request::new(Request::INPUT, "").with_id(answer.id.clone());
+            let parked = CallOutcome {
+                call,
+                lowered: ToolResult::pending(request).lower(),
+                attempts: 0,
+                stop: StopReason::Suspended,
+                not_resumed: None,
+            };
+            Turn::default().resume(&parked, answer).ok()?
+        }
+        None => Turn::new([call]),
+    };
+    let turn = turn
         .with_cancellation(scope.cancellation)
         .with_observer(scope.observer)
         .with_value(scope.peer);

@@ -6,8 +6,9 @@ use std::convert::Infallible;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequestParams, ElicitResult,
-    ElicitationAction, ElicitationSchema,
+    CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ElicitationSchema, InputRequest, InputRequests,
+    InputRequiredResult,
 };
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
@@ -89,17 +90,24 @@ impl Driver for Elicit {
 
 /// The answer to a 2026-07-28 request whose call parked on `request`,
 /// `pending` being its pending result as MCP writes it. That protocol has
-/// no server-to-client request (rmcp refuses to send one), so the call was
-/// not asked: for now it is answered with its pending result, complete.
-/// The one place an input-required result (SEP-2322: `request` as an
-/// input request in a mode the client takes, `modes`, and the call's
-/// state sealed in its `requestState`) is to answer it.
+/// no server-to-client request (rmcp refuses to send one): the call is
+/// answered with an input-required result (SEP-2322), `request` its one
+/// input request under the request's id, in a mode the client takes
+/// (`modes`), and `state` (the call's, sealed) its `requestState`. With
+/// no state (the server holds no key), or a request the client cannot be
+/// asked, it is answered with its pending result, complete.
 pub(super) fn parked_alone(
-    _request: &Request,
-    _modes: Modes,
+    request: &Request,
+    modes: Modes,
     pending: CallToolResult,
+    state: Option<String>,
 ) -> CallToolResponse {
-    CallToolResponse::Complete(pending)
+    let (Some(state), Some(params)) = (state, params(request, modes)) else {
+        return CallToolResponse::Complete(pending);
+    };
+    let asked = InputRequest::Elicitation(ElicitRequest::new(params));
+    let requests = InputRequests::from_iter([(request.id.clone(), asked)]);
+    CallToolResponse::InputRequired(InputRequiredResult::new(Some(requests), Some(state)))
 }
 
 /// The `elicitation/create` asking for `request`: a URL elicitation for a

@@ -12,8 +12,10 @@ use rmcp::{ServerHandler, ServiceExt};
 
 use super::error::McpServerError;
 use super::http::HttpSessions;
+use super::input_required::States;
 use super::session::McpSession;
 use crate::provider::{Mcp, Provider};
+use crate::seal::Keyring;
 use crate::tool::LogLevel;
 use crate::toolbox::Toolbox;
 
@@ -100,6 +102,7 @@ pub struct McpServer {
     pub(super) log_level: LogLevel,
     pub(super) disconnect_grace: Duration,
     pub(super) elicitation_timeout: Duration,
+    pub(super) states: Option<States>,
 }
 
 impl McpServer {
@@ -164,6 +167,7 @@ impl McpServer {
             log_level: LogLevel::Info,
             disconnect_grace: Self::DEFAULT_DISCONNECT_GRACE,
             elicitation_timeout: Self::DEFAULT_ELICITATION_TIMEOUT,
+            states: None,
         })
     }
 
@@ -216,6 +220,47 @@ impl McpServer {
     /// with its pending result, as for a client that cannot be asked.
     pub fn elicitation_timeout(mut self, limit: Duration) -> Self {
         self.elicitation_timeout = limit;
+        self
+    }
+
+    /// The same server, answering a 2026-07-28 call that parks on a
+    /// [`Request`](crate::canonical::Request) with an input-required
+    /// result (SEP-2322) whose `requestState` is sealed by `keyring` and
+    /// valid for `ttl`: the request is its one input request, keyed by the
+    /// request's id (a form elicitation, or URL mode for a request with a
+    /// URL, in a mode the request's client capabilities take). The state
+    /// holds the call's id, tool, arguments, round and request id, bound to
+    /// the tool, the arguments and the request id; nothing is kept in
+    /// memory between the rounds.
+    ///
+    /// When the client sends the call again, with the same name and
+    /// arguments, its `inputResponses` and the `requestState`, any server
+    /// given the same keyring opens the state and resumes the call with the
+    /// response to its request as the [`Answer`](crate::canonical::Answer)
+    /// (accept: granted with the content as its data; decline or cancel:
+    /// declined, with [`DECLINED`](Self::DECLINED) or
+    /// [`CANCELLED`](Self::CANCELLED)). A state tampered with, expired, or
+    /// sealed for another call is refused with an `invalid_params` error
+    /// saying which; a call sent again without a response to its request is
+    /// asked again; other responses are ignored. A call that parks again
+    /// after [`Toolbox::MAX_RESUMES`] rounds is answered with its pending
+    /// result, as a turn answers it. Without a keyring, a
+    /// 2026-07-28 parked call is answered with its pending result.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use toolresult::mcp::McpServer;
+    /// use toolresult::seal::Keyring;
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// // Every replica gets the same key, from a secret store.
+    /// let keyring = Keyring::new(b"a key of 32 bytes or more, from a secret")?;
+    /// let server = McpServer::new(Toolbox::new())?
+    ///     .input_required(keyring, Duration::from_secs(15 * 60));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn input_required(mut self, keyring: Keyring, ttl: Duration) -> Self {
+        self.states = Some(States::new(keyring, ttl));
         self
     }
 
@@ -348,6 +393,7 @@ impl std::fmt::Debug for McpServer {
             .field("log_level", &self.log_level)
             .field("disconnect_grace", &self.disconnect_grace)
             .field("elicitation_timeout", &self.elicitation_timeout)
+            .field("input_required", &self.states.is_some())
             .finish_non_exhaustive()
     }
 }

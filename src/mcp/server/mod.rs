@@ -8,6 +8,7 @@ mod elicit;
 mod error;
 mod events;
 mod http;
+mod input_required;
 mod level;
 mod list;
 mod mcp_server;

@@ -3,23 +3,30 @@
 
 #![allow(deprecated)] // MCP's logging utility, deprecated by SEP-2577, is still the 2025 revisions'.
 
+use std::time::SystemTime;
+
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ListToolsResult,
     PaginatedRequestParams, ServerConfig, SetLevelRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
 
 use super::McpServer;
 use super::call::{self, CallScope};
 use super::elicit::{self, Elicit, Modes};
 use super::events::{Events, forwarding};
+use super::input_required::{self, Parked};
 use super::level::{SessionLevel, from_rmcp};
 use super::list;
 use super::params;
 use super::progress_tokens::ActiveTokens;
 use super::stateless;
+use crate::provider::Call;
 use crate::provider::mcp::to_rmcp;
+use crate::tool::Arguments;
+use crate::toolbox::Toolbox;
 
 /// The handler of one client's session ([`McpServer::session`]): the
 /// server's tools, and the logging level this client set. rmcp serves it
@@ -138,13 +145,40 @@ impl ServerHandler for McpSession {
             peer: context.peer.clone(),
             driver: Elicit::new(context.peer.clone(), asked, self.server.elicitation_timeout),
         };
-        let running = call::run(
-            &self.server.toolbox,
-            &context.id,
-            name,
-            request.arguments,
-            scope,
-        );
+        let arguments = request.arguments.unwrap_or_default();
+        // A call sent again with its sealed state resumes where it parked,
+        // under its first round's call id; without a response to its
+        // request it runs afresh, and is asked again.
+        let resumed = match (&self.server.states, request.request_state.as_deref()) {
+            (Some(states), Some(token)) if alone => {
+                let responses = request.input_responses.as_ref();
+                states
+                    .open(token, name, &arguments, responses, SystemTime::now())
+                    .map_err(|refused| {
+                        ErrorData::invalid_params(format!("requestState refused: {refused}"), None)
+                    })?
+            }
+            _ => None,
+        };
+        let (call, answer, attempt) = match resumed {
+            Some((parked, response)) => {
+                let answer = input_required::answer(&parked.request, response)
+                    .map_err(|refused| ErrorData::invalid_params(refused, None))?;
+                let call = Call::new(
+                    parked.call,
+                    name,
+                    Arguments::Json(Value::Object(arguments.clone())),
+                );
+                (call, Some(answer), parked.attempt.saturating_add(1))
+            }
+            None => (
+                call::new_call(&context.id, name, arguments.clone()),
+                None,
+                1,
+            ),
+        };
+        let call_id = call.id.clone();
+        let running = call::run(&self.server.toolbox, call, answer, scope);
         let lowered = forwarding(running, &events, &context.peer, token)
             .await
             .ok_or_else(|| ErrorData::internal_error("the call was not answered", None))?;
@@ -156,7 +190,28 @@ impl ServerHandler for McpSession {
         let withheld = lowered.structured_content_withheld() || self.declares_output(name);
         let answer = to_rmcp(&lowered.result, lowered.structured_content(), withheld)?;
         if alone && let Some(request) = lowered.result.pending_request() {
-            return Ok(elicit::parked_alone(&request, modes, answer));
+            // A call parks again at most as often as one turn resumes it:
+            // past that, its pending result ends the rounds.
+            let state = match &self.server.states {
+                Some(states) if attempt <= Toolbox::MAX_RESUMES => {
+                    let parked = Parked {
+                        call: call_id,
+                        tool: name.to_owned(),
+                        arguments,
+                        attempt,
+                        request: request.id.clone(),
+                    };
+                    let sealed = states.seal(&parked, SystemTime::now()).map_err(|error| {
+                        ErrorData::internal_error(
+                            format!("the call's state was not sealed: {error}"),
+                            None,
+                        )
+                    })?;
+                    Some(sealed)
+                }
+                _ => None,
+            };
+            return Ok(elicit::parked_alone(&request, modes, answer, state));
         }
         Ok(answer.into())
     }
