@@ -98,6 +98,11 @@
 //! A [`toolbox::Turn`] carries what the caller gives the calls (values, an
 //! observer of their progress, a cancellation token, answers of parked
 //! calls); a [`toolbox::Driver`] runs the same loop on a durable engine.
+//! A streamed message is read as it comes ([`provider::CallStream`]), and
+//! [`Toolbox::run_stream`](toolbox::Toolbox::run_stream) starts a call
+//! whose tool allows it the moment the call is whole. What leaves the
+//! process and comes back (an MCP request state) is sealed with a
+//! `seal::Keyring` (feature `seal`, on with `mcp-server`).
 //!
 //! ```
 //! use toolresult::provider::{OpenAiChat, PartPolicy, Provider};
