@@ -23,7 +23,7 @@ use crate::Lowered;
 use crate::canonical::Answer;
 use crate::provider::Call;
 use crate::retry::{Decision, StopReason};
-use crate::tool::{Scope, drop_quietly};
+use crate::tool::{Observer, Scope, Values, drop_quietly};
 
 impl Toolbox {
     /// The most times one call is resumed with an answer in one turn on a
@@ -109,11 +109,7 @@ impl Toolbox {
         } = turn.into();
         // The caller's values and observer are dropped with the turn: a
         // `Drop` of theirs that panics must not take the outcomes with it.
-        let scope = QuietScope(Scope {
-            observer,
-            turn: values.map(Arc::new),
-            toolbox: self.values.clone(),
-        });
+        let scope = QuietScope::of(self, values, observer);
         let turn = TurnRun {
             scope: &scope.0,
             cancellation: cancellation.as_ref(),
@@ -350,6 +346,21 @@ impl<D: Driver> CallRun<'_, D> {
 /// The scope of a turn, dropped quietly: a panic in the `Drop` of a value
 /// or an observer the caller gave is swallowed.
 pub(super) struct QuietScope(pub(super) Scope);
+
+impl QuietScope {
+    /// The scope of a turn of `toolbox` given `values` and `observer`.
+    pub(super) fn of(
+        toolbox: &Toolbox,
+        values: Option<Values>,
+        observer: Option<Observer>,
+    ) -> Self {
+        Self(Scope {
+            observer,
+            turn: values.map(Arc::new),
+            toolbox: toolbox.values.clone(),
+        })
+    }
+}
 
 impl Drop for QuietScope {
     fn drop(&mut self) {

@@ -14,7 +14,6 @@ use super::run::{QuietScope, TurnRun, in_order, placed};
 use super::{CallOutcome, Toolbox, Turn};
 use crate::provider::stream::Dialect;
 use crate::provider::{CallStream, ReadCallsError, StreamEnd, Streamed};
-use crate::tool::Scope;
 
 impl Toolbox {
     /// Runs the calls of an assistant message as its provider streams it:
@@ -90,11 +89,7 @@ impl Toolbox {
             observer,
             cancellation,
         } = turn.into();
-        let scope = QuietScope(Scope {
-            observer,
-            turn: values.map(std::sync::Arc::new),
-            toolbox: self.values.clone(),
-        });
+        let scope = QuietScope::of(self, values, observer);
         // The calls' own token: the caller's cancels it, and so does a
         // message that does not finish, reaching the calls started early.
         let token = cancellation
