@@ -14,14 +14,6 @@ use super::elicit;
 use crate::canonical::Answer;
 use crate::seal::{Keyring, SealError};
 
-/// The binding field that carries the request's id: checked last, so a
-/// state presented for another tool or other arguments says so first.
-const REQUEST: &str = "request";
-
-/// The most `inputResponses` keys tried as the request's id: each try is
-/// one MAC, and a client sends one response a request.
-const MAX_CANDIDATES: usize = 16;
-
 /// The keyring that seals parked calls' states, and how long a state
 /// stays valid.
 #[derive(Clone, Debug)]
@@ -50,22 +42,23 @@ impl States {
         Self { keyring, ttl }
     }
 
-    /// `parked`, sealed for its tool, arguments and request, valid for the
-    /// TTL from `now`.
+    /// `parked`, sealed for its tool and arguments, valid for the TTL from
+    /// `now`.
     pub(super) fn seal(&self, parked: &Parked, now: SystemTime) -> Result<String, SealError> {
         let arguments = arguments_json(&parked.arguments);
-        let binding = binding(&parked.tool, &arguments, &parked.request);
-        self.keyring
-            .seal(parked, &binding, now.checked_add(self.ttl))
+        self.keyring.seal(
+            parked,
+            &binding(&parked.tool, &arguments),
+            now.checked_add(self.ttl),
+        )
     }
 
     /// The state `token` sealed for the call of `tool` with `arguments`,
     /// and the client's response to its request; `None` when `responses`
-    /// holds none for it (the client is to be asked again). The request's
-    /// id is the key of its response, so each key is tried as the
-    /// binding's; with no response at all the token is still checked, so
-    /// a tampered, expired or another call's state is refused whatever
-    /// came with it.
+    /// holds none for it (the client is to be asked again). The token is
+    /// opened once, whatever came with it: a tampered, expired or another
+    /// call's state is refused even without a response, and the response
+    /// is then looked up by the request's id the state names.
     ///
     /// # Errors
     /// The token is tampered with, expired, another call's, or not a state.
@@ -78,27 +71,11 @@ impl States {
         now: SystemTime,
     ) -> Result<Option<(Parked, Value)>, SealError> {
         let arguments = arguments_json(arguments);
-        let keys: Vec<&str> = responses
-            .into_iter()
-            .flat_map(|responses| responses.keys())
-            .map(String::as_str)
-            .take(MAX_CANDIDATES)
-            .collect();
-        let none = keys.is_empty().then_some("");
-        for id in keys.iter().copied().chain(none) {
-            match self
-                .keyring
-                .open::<Parked>(token, &binding(tool, &arguments, id), now)
-            {
-                Ok(parked) => {
-                    let response = responses.and_then(|responses| responses.get(id));
-                    return Ok(response.map(|response| (parked, response.clone())));
-                }
-                Err(SealError::OtherCall { field }) if field == REQUEST => {}
-                Err(refused) => return Err(refused),
-            }
-        }
-        Ok(None)
+        let parked = self
+            .keyring
+            .open::<Parked>(token, &binding(tool, &arguments), now)?;
+        let response = responses.and_then(|responses| responses.get(&parked.request));
+        Ok(response.cloned().map(|response| (parked, response)))
     }
 }
 
@@ -119,8 +96,11 @@ fn arguments_json(arguments: &JsonObject) -> String {
     Value::Object(arguments.clone()).to_string()
 }
 
-fn binding<'a>(tool: &'a str, arguments: &'a str, request: &'a str) -> [(&'a str, &'a str); 3] {
-    [("tool", tool), ("arguments", arguments), (REQUEST, request)]
+/// What a state is bound to: the call as the client sends it again, its
+/// tool and its arguments (the request's id is in the state itself, so
+/// one MAC opens it whatever the responses).
+fn binding<'a>(tool: &'a str, arguments: &'a str) -> [(&'a str, &'a str); 2] {
+    [("tool", tool), ("arguments", arguments)]
 }
 
 #[cfg(test)]
@@ -160,6 +140,40 @@ mod tests {
         let wrong = InputResponses::from_iter([("other".to_owned(), json!({}))]);
         let missing = states().open(&token, "ask", &parked().arguments, Some(&wrong), now);
         assert!(missing.unwrap().is_none());
+    }
+
+    #[test]
+    fn the_response_is_found_among_any_number_of_others() {
+        // The request's id is read from the state, not guessed among the
+        // responses' keys: twenty keys sorted before it do not hide it.
+        let now = SystemTime::now();
+        let token = states().seal(&parked(), now).unwrap();
+        let mut responses: InputResponses = (0..20)
+            .map(|n| (format!("a{n:02}"), json!({"action": "decline"})))
+            .collect();
+        responses.insert("name".to_owned(), json!({"action": "accept"}));
+        let (_, response) = states()
+            .open(&token, "ask", &parked().arguments, Some(&responses), now)
+            .unwrap()
+            .unwrap();
+        assert_eq!(response, json!({"action": "accept"}));
+    }
+
+    #[test]
+    fn a_state_is_checked_without_any_response() {
+        let now = SystemTime::now();
+        let token = states().seal(&parked(), now).unwrap();
+        let other_tool = states().open(&token, "tell", &parked().arguments, None, now);
+        assert_eq!(
+            other_tool.unwrap_err().to_string(),
+            "sealed token was issued for another call: its `tool` differs"
+        );
+        let forged = format!("{token}-TAMPERED");
+        let tampered = states().open(&forged, "ask", &parked().arguments, None, now);
+        assert!(matches!(tampered, Err(SealError::Malformed { .. } | SealError::Tampered)));
+        let empty = InputResponses::new();
+        let unanswered = states().open(&token, "ask", &parked().arguments, Some(&empty), now);
+        assert!(unanswered.unwrap().is_none());
     }
 
     #[test]

@@ -230,8 +230,8 @@ impl McpServer {
     /// request's id (a form elicitation, or URL mode for a request with a
     /// URL, in a mode the request's client capabilities take). The state
     /// holds the call's id, tool, arguments, round and request id, bound to
-    /// the tool, the arguments and the request id; nothing is kept in
-    /// memory between the rounds.
+    /// the tool and the arguments (opened once, its request's response
+    /// then read by id); nothing is kept in memory between the rounds.
     ///
     /// When the client sends the call again, with the same name and
     /// arguments, its `inputResponses` and the `requestState`, any server
