@@ -29,6 +29,7 @@ REQUIRED_2025_11_25=(
     completion-complete resources-list resources-read-text resources-read-binary
     resources-templates-read resources-subscribe resources-unsubscribe prompts-list
     prompts-get-simple prompts-get-with-args prompts-get-embedded-resource prompts-get-with-image
+    server-sse-polling
 )
 # At 2026-07-28 every CallToolResult carries `resultType` (the revision's
 # schema requires it): the tools-call-* scenarios check it.
@@ -45,21 +46,14 @@ REQUIRED_2026_07_28=(
     input-required-result-multi-round input-required-result-result-type
     input-required-result-tampered-state input-required-result-missing-input-response
     input-required-result-ignore-extra-params input-required-result-validate-input
+    input-required-result-basic-sampling input-required-result-basic-list-roots
+    input-required-result-multiple-input-requests input-required-result-non-tool-request
+    input-required-result-capability-check
 )
 
-# Known not to pass yet: scenario, then why.
-# A parked call's `Request` becomes one elicitation; these ask for more.
-ELICIT_ONLY="needs an input request other than an elicitation (sampling, roots, or several of them in one round); a parked call's Request is asked as one elicitation"
-declare -A NOT_YET_2025_11_25=(
-    [server-sse-polling]="needs test_reconnection, a tool whose POST stream the server closes mid-call (SEP-1699); the toolbox answers an unknown tool with an error result, which the suite reads as a failed call"
-)
-declare -A NOT_YET_2026_07_28=(
-    [input-required-result-basic-sampling]=$ELICIT_ONLY
-    [input-required-result-basic-list-roots]=$ELICIT_ONLY
-    [input-required-result-multiple-input-requests]=$ELICIT_ONLY
-    [input-required-result-non-tool-request]="needs prompts/get answering input_required: the example's prompts answer at once"
-    [input-required-result-capability-check]="needs test_input_required_result_capabilities asking by sampling a client that declared only sampling; a parked call whose client takes no elicitation is answered with its pending result"
-)
+# Known not to pass yet: scenario, then why (none at either revision).
+declare -A NOT_YET_2025_11_25=()
+declare -A NOT_YET_2026_07_28=()
 # Not asked of this server: tasks (their own issue), the skills extension.
 NOT_ASKED='^(tasks-|sep-2640-)'
 

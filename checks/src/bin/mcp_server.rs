@@ -2,7 +2,9 @@
 //! stdio): the server the MCP conformance suite's server scenarios call
 //! (`.ci/conformance.sh`). It is a user's own rmcp handler (`Conformance`)
 //! with the suite's prompts, resources and completions, its tools handed
-//! to an `McpServer` (`list_tools`, `call_tool`, `get_tool`).
+//! to an `McpServer` (`list_tools`, `call_tool`, `get_tool`), and beside
+//! them the input requests a toolbox `Request` does not express (sampling,
+//! roots, several kinds in one round, a prompt that asks first).
 //!
 //! ```text
 //! cargo run -p toolresult-checks --bin mcp_server -- --port 3001   # http://127.0.0.1:3001/mcp
@@ -10,10 +12,14 @@
 //! ```
 #![allow(deprecated)] // MCP's sampling utility (SEP-2577) is still the 2025 revisions'.
 
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
 use std::sync::Arc;
 
+use rmcp::model::{
+    CreateMessageRequest, ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest,
+    InputRequiredResult, InputResponses, ListRootsRequest,
+};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
     CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock,
@@ -80,9 +86,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             other => return Err(format!("unknown argument {other:?}").into()),
         }
     }
+    let keyring = state_key()?;
     let server = Conformance {
         tools: McpServer::new(toolbox()?)?
-            .input_required(state_key()?, Duration::from_secs(15 * 60)),
+            .input_required(keyring.clone(), Duration::from_secs(15 * 60)),
+        keyring,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -574,6 +582,143 @@ fn silent_wav() -> Vec<u8> {
 #[derive(Clone)]
 struct Conformance {
     tools: McpServer,
+    /// Seals the state of the fixtures this handler asks itself.
+    keyring: Keyring,
+}
+
+/// The input-required fixtures of 2026-07-28 (SEP-2322) that ask for more
+/// than a toolbox's [`Request`] expresses (one elicitation): sampling,
+/// roots, several kinds in one round, a prompt. This handler asks MCP's own
+/// input requests beside the toolbox, as a handler of one's own may, its
+/// `requestState` sealed with the server's key for the tool it asks for.
+impl Conformance {
+    /// The answer to a call of one of these fixtures; `None` for any other.
+    fn native_inputs(
+        &self,
+        request: &CallToolRequestParams,
+        context: &RequestContext<RoleServer>,
+    ) -> Option<Result<CallToolResponse, ErrorData>> {
+        let name = request.name.as_ref();
+        let asked = match name {
+            "test_input_required_result_sampling" => vec![("capital_question", sampling())],
+            "test_input_required_result_list_roots" => vec![("client_roots", roots())],
+            "test_input_required_result_multiple_inputs" => vec![
+                ("user_name", elicitation("What is your name?", "name")),
+                ("greeting", sampling()),
+                ("client_roots", roots()),
+            ],
+            // Only what the request's client declared it takes.
+            "test_input_required_result_capabilities" => {
+                let caps = context.meta.client_capabilities().unwrap_or_default();
+                let mut asked = Vec::new();
+                if caps.elicitation.is_some() {
+                    asked.push(("user_name", elicitation("What is your name?", "name")));
+                }
+                if caps.sampling.is_some() {
+                    asked.push(("capital_question", sampling()));
+                }
+                if caps.roots.is_some() {
+                    asked.push(("client_roots", roots()));
+                }
+                if asked.is_empty() {
+                    return Some(Err(ErrorData::missing_required_client_capability(
+                        ClientCapabilities::builder().enable_sampling().build(),
+                    )));
+                }
+                asked
+            }
+            // SEP-1699's tool, answered on its own POST stream: rmcp's
+            // sessions can close a request's stream for the client to
+            // resume (`LocalSessionHandle::close_sse_stream`), but a handler
+            // is not told which HTTP request carries it.
+            "test_reconnection" => {
+                let done = CallToolResult::success(vec![ContentBlock::text(
+                    "Reconnection test completed successfully",
+                )]);
+                return Some(Ok(done.into()));
+            }
+            _ => return None,
+        };
+        let answered = self.answered(
+            name,
+            asked,
+            request.input_responses.as_ref(),
+            request.request_state.as_deref(),
+        );
+        Some(answered.map(|answered| match answered {
+            Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]).into(),
+            Err(again) => again.into(),
+        }))
+    }
+
+    /// `asked` answered: the responses as text when `responses` holds one
+    /// for each key, else the input-required result asking them again with
+    /// a new state. A state that came back must be this fixture's, sealed
+    /// by this server's key.
+    fn answered(
+        &self,
+        fixture: &str,
+        asked: Vec<(&str, InputRequest)>,
+        responses: Option<&InputResponses>,
+        state: Option<&str>,
+    ) -> Result<Result<String, InputRequiredResult>, ErrorData> {
+        let binding = [("fixture", fixture)];
+        if let Some(state) = state {
+            self.keyring
+                .open::<Vec<String>>(state, &binding, SystemTime::now())
+                .map_err(|refused| {
+                    ErrorData::invalid_params(format!("requestState refused: {refused}"), None)
+                })?;
+        }
+        let given: Option<Vec<String>> = asked
+            .iter()
+            .map(|(key, _)| {
+                let response = responses?.get(*key)?;
+                Some(format!("{key}: {response}"))
+            })
+            .collect();
+        if let Some(given) = given {
+            return Ok(Ok(given.join("\n")));
+        }
+        let keys: Vec<&str> = asked.iter().map(|(key, _)| *key).collect();
+        let expires = SystemTime::now().checked_add(Duration::from_secs(15 * 60));
+        let sealed = self
+            .keyring
+            .seal(&keys, &binding, expires)
+            .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+        let requests = asked
+            .into_iter()
+            .map(|(key, request)| (key.to_owned(), request))
+            .collect();
+        Ok(Err(InputRequiredResult::new(Some(requests), Some(sealed))))
+    }
+}
+
+/// A form elicitation asking `message`, one required string `field`.
+fn elicitation(message: &str, field: &str) -> InputRequest {
+    let requested_schema = ElicitationSchema::builder()
+        .required_string(field)
+        .build_unchecked();
+    InputRequest::Elicitation(ElicitRequest::new(
+        ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: message.to_owned(),
+            requested_schema,
+        },
+    ))
+}
+
+/// A `sampling/createMessage` asking the capital of France.
+fn sampling() -> InputRequest {
+    InputRequest::CreateMessage(CreateMessageRequest::new(CreateMessageRequestParams::new(
+        vec![SamplingMessage::user_text("What is the capital of France?")],
+        100,
+    )))
+}
+
+/// A `roots/list`.
+fn roots() -> InputRequest {
+    InputRequest::ListRoots(ListRootsRequest::default())
 }
 
 /// The suite's resources.
@@ -633,6 +778,9 @@ impl ServerHandler for Conformance {
             return Ok(
                 CallToolResult::success(vec![ContentBlock::text("sampling declared")]).into(),
             );
+        }
+        if let Some(answer) = self.native_inputs(&request, &context) {
+            return answer;
         }
         self.tools.call_tool(request, context).await
     }
@@ -756,6 +904,11 @@ impl ServerHandler for Conformance {
                 Some("A prompt with an image"),
                 None,
             ),
+            McpPrompt::new(
+                "test_input_required_result_prompt",
+                Some("A prompt that asks the user for its context first"),
+                None,
+            ),
         ]))
     }
 
@@ -774,6 +927,24 @@ impl ServerHandler for Conformance {
                 .to_owned()
         };
         let message = match request.name.as_str() {
+            // A prompt that asks the user first (SEP-2322 beyond tools).
+            "test_input_required_result_prompt" => {
+                let asked = vec![(
+                    "user_context",
+                    elicitation("What context should the prompt use?", "context"),
+                )];
+                let answered = self.answered(
+                    &request.name,
+                    asked,
+                    request.input_responses.as_ref(),
+                    request.request_state.as_deref(),
+                )?;
+                match answered {
+                    Ok(text) => json!({"role": "user", "content": {"type": "text",
+                        "text": format!("Prompt with the user's {text}")}}),
+                    Err(again) => return Ok(again.into()),
+                }
+            }
             "test_simple_prompt" => {
                 json!({"role": "user", "content": {"type": "text", "text": "This is a simple prompt for testing."}})
             }
