@@ -12,11 +12,15 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use toolresult::budget::Budget;
 use toolresult::mcp::McpServer;
 use toolresult::tool;
 use toolresult::toolbox::Toolbox;
 
 const LIMIT: Duration = Duration::from_secs(20);
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct NoArgs {}
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct Add {
@@ -182,6 +186,104 @@ async fn a_composed_handler_answers_its_resource_its_prompt_and_a_toolbox_call()
             .unwrap()
             .contains("add"),
         "{unknown}"
+    );
+
+    client.cancel().await.unwrap();
+    tokio::time::timeout(LIMIT, serving)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+}
+
+/// A result cut to its budget links the whole it left out
+/// (`resource_link`, `artifact://<id>`), which `resources/read` gives
+/// whole, or a slice at a time, without a tool call.
+#[tokio::test]
+async fn a_cut_results_link_reads_the_whole_as_a_resource() {
+    let whole: String = (0..2_000).map(|n| format!("line {n}\n")).collect();
+    let expected = whole.clone();
+    let mut toolbox = Toolbox::new().budget(Budget::new().output_bytes(512));
+    toolbox
+        .register(tool::function("log", "A long log", move |_: NoArgs| whole.clone()).unwrap())
+        .unwrap();
+    let server = McpServer::new(toolbox).unwrap();
+    let (ours, theirs) = tokio::io::duplex(64 * 1024);
+    let serving = tokio::spawn(async move {
+        let running = server.session().serve(ours).await?;
+        running.waiting().await?;
+        Ok::<(), Box<dyn std::error::Error + Send + Sync>>(())
+    });
+    let client = tokio::time::timeout(LIMIT, ().serve(theirs))
+        .await
+        .expect("the handshake in time")
+        .expect("a session");
+    let called = tokio::time::timeout(LIMIT, client.call_tool(CallToolRequestParams::new("log")))
+        .await
+        .expect("the call in time")
+        .expect("the call");
+    let called = serde_json::to_value(called).unwrap();
+    assert!(called["content"][0]["text"].as_str().unwrap().len() <= 512, "{called}");
+    let link = called["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|block| block["type"] == "resource_link")
+        .unwrap_or_else(|| panic!("no resource_link in {called}"));
+    let uri = link["uri"].as_str().unwrap().to_owned();
+    assert!(uri.starts_with("artifact://art_"), "{link}");
+
+    let templates = tokio::time::timeout(LIMIT, client.list_all_resource_templates())
+        .await
+        .expect("the templates in time")
+        .expect("the templates");
+    assert_eq!(
+        templates
+            .iter()
+            .map(|template| template.uri_template.as_str())
+            .collect::<Vec<_>>(),
+        ["artifact://{id}{?offset,length}"]
+    );
+
+    let read = |uri: String| {
+        let client = &client;
+        async move {
+            let read = tokio::time::timeout(
+                LIMIT,
+                client.read_resource(ReadResourceRequestParams::new(uri)),
+            )
+            .await
+            .expect("the read in time");
+            serde_json::to_value(read.expect("the artifact")).unwrap()
+        }
+    };
+    let all = read(uri.clone()).await;
+    assert_eq!(all["contents"][0]["text"], expected.as_str());
+    assert_eq!(all["contents"][0]["mimeType"], "text/plain");
+
+    // Slice by slice, following `next`, gives back the same bytes.
+    let mut offset = Some(0);
+    let mut joined = String::new();
+    while let Some(at) = offset {
+        let slice = read(format!("{uri}?offset={at}&length=4000")).await;
+        let contents = &slice["contents"][0];
+        assert_eq!(contents["_meta"]["offset"], at, "{slice}");
+        assert_eq!(contents["_meta"]["total"], expected.len(), "{slice}");
+        joined.push_str(contents["text"].as_str().unwrap());
+        offset = contents["_meta"]["next"].as_u64();
+    }
+    assert_eq!(joined, expected);
+
+    let missing = tokio::time::timeout(
+        LIMIT,
+        client.read_resource(ReadResourceRequestParams::new("artifact://art_0123")),
+    )
+    .await
+    .expect("the read in time")
+    .expect_err("no such artifact");
+    assert!(
+        missing.to_string().contains("no artifact `art_0123` is kept"),
+        "{missing}"
     );
 
     client.cancel().await.unwrap();

@@ -228,7 +228,7 @@ fn read_text(id: &ArtifactId, text: &str, args: &ReadArgs) -> ToolResult<ReadBac
 /// at most `length` bytes, both on character boundaries: the start moved
 /// back to one, the end moved back to one, or forward past one character
 /// when the slice would be empty before the end.
-fn slice_bounds(text: &str, offset: usize, length: usize) -> (usize, usize) {
+pub(crate) fn slice_bounds(text: &str, offset: usize, length: usize) -> (usize, usize) {
     let total = text.len();
     let start = floor_boundary(text, offset);
     let mut end = floor_boundary(text, start.saturating_add(length).min(total));

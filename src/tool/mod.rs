@@ -80,6 +80,8 @@ use crate::budget::Budget;
 
 pub use arguments::{Arguments, InvalidArguments};
 pub use artifact_reader::ArtifactReader;
+#[cfg(feature = "mcp-server")]
+pub(crate) use artifact_reader::slice_bounds;
 pub use async_function::async_function;
 pub(crate) use body::{ArgsOnly, SyncFn};
 pub use calling::Calling;

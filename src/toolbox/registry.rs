@@ -53,7 +53,7 @@ pub struct Toolbox {
     pub(super) retry: RetryPolicy,
     pub(super) concurrency: usize,
     pub(super) budget: Budget,
-    pub(super) artifacts: Arc<dyn ArtifactStore>,
+    pub(crate) artifacts: Arc<dyn ArtifactStore>,
     /// The values every tool reads from its context.
     pub(super) values: Option<Arc<Values>>,
     /// Whether a streamed call of a tool without its own word starts as

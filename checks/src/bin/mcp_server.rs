@@ -821,10 +821,13 @@ impl ServerHandler for Conformance {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        Ok(ListResourceTemplatesResult::with_all_items(vec![
+        // The suite's template, then the server's (the budget's artifacts).
+        let mut templates = vec![
             ResourceTemplate::new("test://template/{id}/data", "template")
                 .with_mime_type("application/json"),
-        ]))
+        ];
+        templates.extend(self.tools.resource_templates());
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
     }
 
     async fn read_resource(
@@ -833,6 +836,9 @@ impl ServerHandler for Conformance {
         _: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri.as_str();
+        if let Some(artifact) = self.tools.read_resource(uri).await {
+            return Ok(artifact?.into());
+        }
         let contents = match uri {
             STATIC_TEXT => {
                 ResourceContents::text("This is the content of the static text resource.", uri)

@@ -5,13 +5,17 @@
 
 #![allow(deprecated)] // MCP's logging utility, deprecated by SEP-2577, is still the 2025 revisions'.
 
+use std::sync::Arc;
+
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams, Tool,
+    CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
+    ReadResourceResult, ResourceTemplate, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::McpServer;
+use super::artifacts;
 use super::session::McpSession;
 
 impl McpServer {
@@ -111,5 +115,59 @@ impl McpServer {
     #[must_use]
     pub fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools.iter().find(|tool| tool.name == name).cloned()
+    }
+
+    /// The resource templates of the server's resources, for a handler of
+    /// one's own to list beside its own (`resources/templates/list`, see
+    /// [`list_tools`](Self::list_tools)): the budget's artifacts,
+    /// `artifact://{id}{?offset,length}`.
+    ///
+    /// A result cut to fit its budget links the whole it left out
+    /// (a `resource_link` to `artifact://<id>`); `resources/read` of that
+    /// URI ([`read_resource`](Self::read_resource)) gives it whole, and with
+    /// a query `?offset=<bytes>&length=<bytes>` a slice of its text on
+    /// character boundaries, whose `_meta` says where it starts
+    /// (`offset`), where the next starts (`next`, `null` at the end) and
+    /// the artifact's length (`total`). The artifacts are not listed one by
+    /// one: an artifact's id is what lets a client read it, and a list
+    /// would give every client every other client's.
+    ///
+    /// ```
+    /// use toolresult::mcp::McpServer;
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// let server = McpServer::new(Toolbox::new())?;
+    /// let templates = server.resource_templates();
+    /// assert_eq!(templates[0].uri_template, "artifact://{id}{?offset,length}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[must_use]
+    pub fn resource_templates(&self) -> Vec<ResourceTemplate> {
+        artifacts::templates()
+    }
+
+    /// `resources/read` of `uri` for a handler of one's own (see
+    /// [`resource_templates`](Self::resource_templates)): an artifact of
+    /// the toolbox's store, read off the async threads (a store may read a
+    /// disk); `None` for a URI that is not an artifact's, the handler's
+    /// own to answer.
+    ///
+    /// # Errors
+    /// `invalid_params` for an id or a query that does not read, or a slice
+    /// of an artifact that is not text; `resource_not_found` (`data.uri`
+    /// the URI) for an artifact the store does not keep; `internal_error`
+    /// when the store fails.
+    pub async fn read_resource(&self, uri: &str) -> Option<Result<ReadResourceResult, ErrorData>> {
+        uri.starts_with(artifacts::SCHEME).then_some(())?;
+        let store = Arc::clone(&self.toolbox.artifacts);
+        let owned = uri.to_owned();
+        let read = tokio::task::spawn_blocking(move || artifacts::read(&*store, &owned)).await;
+        Some(match read {
+            Ok(Some(read)) => read,
+            Ok(None) | Err(_) => Err(ErrorData::internal_error(
+                "the artifact was not read: its reader stopped",
+                None,
+            )),
+        })
     }
 }

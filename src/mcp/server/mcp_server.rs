@@ -154,6 +154,7 @@ impl McpServer {
         let capabilities = ServerCapabilities::builder()
             .enable_tools()
             .enable_logging()
+            .enable_resources()
             .build();
         let config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
             env!("CARGO_PKG_NAME"),

@@ -2,6 +2,7 @@
 //! 2025 client and none for a 2026-07-28 request, each `tools/call` run by
 //! the toolbox as a turn of one call.
 
+mod artifacts;
 mod call;
 mod compose;
 mod elicit;

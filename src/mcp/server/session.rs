@@ -6,8 +6,9 @@
 use std::time::SystemTime;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult, ListToolsResult,
-    PaginatedRequestParams, ServerConfig, SetLevelRequestParams,
+    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SetLevelRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -83,6 +84,40 @@ impl ServerHandler for McpSession {
 
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
         self.server.get_tool(name)
+    }
+
+    /// No resource by itself: the budget's artifacts are read through
+    /// their template ([`McpServer::resource_templates`]).
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        Ok(ListResourcesResult::with_all_items(Vec::new()))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        Ok(ListResourceTemplatesResult::with_all_items(
+            self.server.resource_templates(),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        match self.server.read_resource(&request.uri).await {
+            Some(read) => Ok(read?.into()),
+            None => Err(ErrorData::resource_not_found(
+                format!("no resource {}", request.uri),
+                Some(serde_json::json!({"uri": request.uri})),
+            )),
+        }
     }
 
     /// A 2025 session's level; at 2026-07-28, which removed the method
