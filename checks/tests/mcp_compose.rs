@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptMessage,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
     ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
@@ -58,6 +58,14 @@ impl ServerHandler for Mine {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // A call of its own that lets go of its stream mid-call (SEP-1699),
+        // and says whether it could.
+        if request.name == "let_go" {
+            let closed = McpServer::close_stream(&context, Duration::from_millis(20)).await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            let text = format!("closed: {closed}");
+            return Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into());
+        }
         self.tools.call_tool(request, context).await
     }
 
@@ -188,6 +196,13 @@ async fn a_composed_handler_answers_its_resource_its_prompt_and_a_toolbox_call()
         "{unknown}"
     );
 
+    // Over a pipe there is no stream to let go of.
+    let let_go = tokio::time::timeout(LIMIT, client.call_tool(CallToolRequestParams::new("let_go")))
+        .await
+        .expect("the call in time")
+        .expect("the call");
+    assert_eq!(let_go.content[0].as_text().unwrap().text, "closed: false");
+
     client.cancel().await.unwrap();
     tokio::time::timeout(LIMIT, serving)
         .await
@@ -292,4 +307,47 @@ async fn a_cut_results_link_reads_the_whole_as_a_resource() {
         .unwrap()
         .unwrap()
         .unwrap();
+}
+
+/// A handler of one's own served over streamable HTTP by
+/// `McpServer::streamable_http_for`: a call that closes its stream mid-call
+/// (`McpServer::close_stream`) is answered on the stream the client
+/// resumes with `GET` and `Last-Event-ID` (rmcp's client resumes it).
+#[tokio::test]
+async fn a_call_that_lets_go_of_its_stream_is_answered_on_the_resumed_one() {
+    let mine = Mine {
+        tools: McpServer::new(Toolbox::new()).unwrap(),
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    let service = mine.tools.streamable_http_for(
+        mine.clone(),
+        rmcp::transport::streamable_http_server::StreamableHttpServerConfig::default()
+            .with_sse_keep_alive(None),
+    );
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let service = hyper_util::service::TowerToHyperService::new(service.clone());
+            tokio::spawn(async move {
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(io, service)
+                    .await;
+            });
+        }
+    });
+    let url = format!("http://{address}/mcp");
+    let client = tokio::time::timeout(
+        LIMIT,
+        ().serve(rmcp::transport::StreamableHttpClientTransport::from_uri(url)),
+    )
+    .await
+    .expect("the handshake in time")
+    .expect("a session");
+    let let_go = tokio::time::timeout(LIMIT, client.call_tool(CallToolRequestParams::new("let_go")))
+        .await
+        .expect("the call in time")
+        .expect("the answer, on the resumed stream");
+    assert_eq!(let_go.content[0].as_text().unwrap().text, "closed: true");
+    client.cancel().await.unwrap();
 }

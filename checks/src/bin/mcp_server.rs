@@ -14,8 +14,6 @@
 
 use std::time::{Duration, SystemTime};
 
-use std::sync::Arc;
-
 use rmcp::model::{
     CreateMessageRequest, ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest,
     InputRequiredResult, InputResponses, ListRootsRequest,
@@ -32,8 +30,7 @@ use rmcp::model::{
     SubscribeRequestParams, Tool as McpTool, UnsubscribeRequestParams,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use rmcp::{ErrorData, ServerHandler, ServiceExt};
 use schemars::Schema;
 use serde_json::{Map, Value, json};
@@ -125,17 +122,9 @@ async fn serve_http(server: &Conformance, port: u16) -> Result<(), Box<dyn std::
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     // Loopback hosts and origins only (the server's default): a page of
     // another site, or a DNS name rebound to 127.0.0.1, is answered 403.
-    let mut config = StreamableHttpServerConfig::default();
-    config.allowed_origins = ["localhost", "127.0.0.1", "[::1]"]
-        .into_iter()
-        .map(|host| format!("http://{host}:*"))
-        .collect();
-    let handler = server.clone();
-    let service = StreamableHttpService::new(
-        move || Ok(handler.clone()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let service = server
+        .tools
+        .streamable_http_for(server.clone(), StreamableHttpServerConfig::default());
     eprintln!("mcp server on http://{}/mcp", listener.local_addr()?);
     loop {
         let (stream, _) = tokio::select! {
@@ -627,16 +616,6 @@ impl Conformance {
                 }
                 asked
             }
-            // SEP-1699's tool, answered on its own POST stream: rmcp's
-            // sessions can close a request's stream for the client to
-            // resume (`LocalSessionHandle::close_sse_stream`), but a handler
-            // is not told which HTTP request carries it.
-            "test_reconnection" => {
-                let done = CallToolResult::success(vec![ContentBlock::text(
-                    "Reconnection test completed successfully",
-                )]);
-                return Some(Ok(done.into()));
-            }
             _ => return None,
         };
         let answered = self.answered(
@@ -778,6 +757,17 @@ impl ServerHandler for Conformance {
             return Ok(
                 CallToolResult::success(vec![ContentBlock::text("sampling declared")]).into(),
             );
+        }
+        // SEP-1699's tool: it lets go of its POST stream mid-call, and
+        // answers on the stream the client resumes (`GET` with
+        // `Last-Event-ID`).
+        if request.name == "test_reconnection" {
+            McpServer::close_stream(&context, Duration::from_millis(500)).await;
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let done = CallToolResult::success(vec![ContentBlock::text(
+                "Reconnection test completed successfully",
+            )]);
+            return Ok(done.into());
         }
         if let Some(answer) = self.native_inputs(&request, &context) {
             return answer;

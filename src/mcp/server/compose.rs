@@ -6,16 +6,22 @@
 #![allow(deprecated)] // MCP's logging utility, deprecated by SEP-2577, is still the 2025 revisions'.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ListToolsResult, PaginatedRequestParams,
     ReadResourceResult, ResourceTemplate, Tool,
 };
 use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::{
+    SessionManager, StreamableHttpServerConfig, StreamableHttpService,
+};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
 use super::McpServer;
 use super::artifacts;
+use super::http::{HttpSessions, OwnStream};
+use super::mcp_server::origins_of;
 use super::session::McpSession;
 
 impl McpServer {
@@ -169,5 +175,65 @@ impl McpServer {
                 None,
             )),
         })
+    }
+
+    /// A handler of one's own (see [`list_tools`](Self::list_tools)) as
+    /// streamable HTTP, served as [`streamable_http`](Self::streamable_http)
+    /// serves this server's own handler: its sessions watched (a call whose
+    /// client went away is cancelled after the
+    /// [`disconnect_grace`](Self::disconnect_grace)), its `Origin` checked
+    /// against the allowed hosts' when `config` lists no origin, and each
+    /// call able to let go of its stream ([`close_stream`](Self::close_stream)).
+    ///
+    /// ```
+    /// use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+    /// use toolresult::mcp::McpServer;
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// let server = McpServer::new(Toolbox::new())?;
+    /// // A handler of one's own that hands its tools to `server`; here,
+    /// // the server's own.
+    /// let handler = server.session();
+    /// let service = server.streamable_http_for(handler, StreamableHttpServerConfig::default());
+    /// # drop(service);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn streamable_http_for<H>(
+        &self,
+        handler: H,
+        mut config: StreamableHttpServerConfig,
+    ) -> StreamableHttpService<H, impl SessionManager + use<H>>
+    where
+        H: ServerHandler + Clone + Send + Sync + 'static,
+    {
+        if config.allowed_origins.is_empty() {
+            config.allowed_origins = origins_of(&config.allowed_hosts);
+        }
+        StreamableHttpService::new(
+            move || Ok(handler.clone()),
+            Arc::new(HttpSessions::new(self.disconnect_grace)),
+            config,
+        )
+    }
+
+    /// Closes the response stream of the request `context` answers, mid
+    /// call, telling the client to resume it after `retry` (`GET` with
+    /// `Last-Event-ID`): MCP's polling (SEP-1699), for a handler of one's
+    /// own whose call runs long and need not hold a connection open while
+    /// it does. What the call sends meanwhile, its answer too, waits for
+    /// the resumed stream; a client that does not resume within the
+    /// [`disconnect_grace`](Self::disconnect_grace) has its call cancelled.
+    ///
+    /// Whether it was closed: only a 2025 session's request served by
+    /// [`streamable_http`](Self::streamable_http) or
+    /// [`streamable_http_for`](Self::streamable_http_for) has a stream to
+    /// close (a 2026-07-28 request's stream ends with its answer), and
+    /// only once its first event went out (rmcp's `sse_retry`, on by
+    /// default, sends one at once).
+    pub async fn close_stream(context: &RequestContext<RoleServer>, retry: Duration) -> bool {
+        match context.extensions.get::<OwnStream>() {
+            Some(own) => own.close(retry).await,
+            None => false,
+        }
     }
 }

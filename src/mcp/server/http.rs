@@ -4,14 +4,14 @@
 use std::collections::HashMap;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use futures_util::Stream;
 use rmcp::model::{
     CancelledNotification, CancelledNotificationParam, ClientJsonRpcMessage, ClientNotification,
-    RequestId, ServerJsonRpcMessage,
+    GetExtensions as _, RequestId, ServerJsonRpcMessage,
 };
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::session::{
@@ -53,6 +53,52 @@ struct Watch {
     settled: AtomicBool,
     /// How many streams of the call are open (the first, and resumed ones).
     streams: AtomicUsize,
+    /// rmcp's id of the HTTP request that carries the call, known from the
+    /// first event of its stream (the priming event rmcp sends at once).
+    http: OnceLock<u64>,
+    /// Wakes a [`OwnStream::close`] waiting for [`http`](Self::http).
+    known: tokio::sync::Notify,
+}
+
+/// A call's hold on its own response stream over a 2025 session, in its
+/// request's extensions: the call may close the stream mid-call, and the
+/// client resumes it (`GET` with `Last-Event-ID`), SEP-1699's polling.
+#[derive(Clone)]
+pub(super) struct OwnStream {
+    watch: Arc<Watch>,
+    sessions: Arc<LocalSessionManager>,
+}
+
+/// How long [`OwnStream::close`] waits for the stream's first event.
+const FIRST_EVENT: Duration = Duration::from_secs(1);
+
+impl OwnStream {
+    /// Closes the stream, telling the client to come back after `retry`;
+    /// what the call sends meanwhile is kept for the resumed stream.
+    /// Whether it was closed: not when its first event never went out
+    /// (rmcp's `sse_retry` off), or the session is gone.
+    pub(super) async fn close(&self, retry: Duration) -> bool {
+        let http = loop {
+            let known = self.watch.known.notified();
+            if let Some(http) = self.watch.http.get() {
+                break *http;
+            }
+            if tokio::time::timeout(FIRST_EVENT, known).await.is_err() {
+                return false;
+            }
+        };
+        let handle = self
+            .sessions
+            .sessions
+            .read()
+            .await
+            .get(&self.watch.session)
+            .cloned();
+        match handle {
+            Some(handle) => handle.close_sse_stream(http, Some(retry)).await.is_ok(),
+            None => false,
+        }
+    }
 }
 
 impl HttpSessions {
@@ -106,6 +152,9 @@ impl<S: Stream<Item = ServerSseMessage>> Stream for Watched<S> {
         match &polled {
             Poll::Ready(Some(event)) => {
                 if let Some(http) = event.event_id.as_deref().and_then(http_request_of) {
+                    if self.watch.http.set(http).is_ok() {
+                        self.watch.known.notify_waiters();
+                    }
                     let key = (self.watch.session.clone(), http);
                     let mut calls = self.calls.lock().unwrap_or_else(PoisonError::into_inner);
                     if !self.watch.settled.load(Ordering::SeqCst) {
@@ -157,6 +206,17 @@ impl<S> Drop for Watched<S> {
 }
 
 impl Watch {
+    fn new(session: SessionId, request: RequestId, settled: bool) -> Self {
+        Self {
+            session,
+            request,
+            settled: AtomicBool::new(settled),
+            streams: AtomicUsize::new(0),
+            http: OnceLock::new(),
+            known: tokio::sync::Notify::new(),
+        }
+    }
+
     /// Marks the call settled and forgets it; whether it was not already.
     fn settle(&self, calls: &Mutex<Calls>) -> bool {
         if self.settled.swap(true, Ordering::SeqCst) {
@@ -218,18 +278,24 @@ impl SessionManager for HttpSessions {
         id: &SessionId,
         message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let mut message = message;
         let request = match &message {
             ClientJsonRpcMessage::Request(request) => Some(request.id.clone()),
             _ => None,
         };
-        let stream = self.inner.create_stream(id, message).await?;
-        let watch = Arc::new(Watch {
-            session: id.clone(),
+        let watch = Arc::new(Watch::new(
+            id.clone(),
             // Only a request has a response to wait for.
-            settled: AtomicBool::new(request.is_none()),
-            request: request.unwrap_or(RequestId::Number(0)),
-            streams: AtomicUsize::new(0),
-        });
+            request.clone().unwrap_or(RequestId::Number(0)),
+            request.is_none(),
+        ));
+        if let ClientJsonRpcMessage::Request(request) = &mut message {
+            request.request.extensions_mut().insert(OwnStream {
+                watch: Arc::clone(&watch),
+                sessions: Arc::clone(&self.inner),
+            });
+        }
+        let stream = self.inner.create_stream(id, message).await?;
         Ok(self.watched(stream, watch))
     }
 
@@ -260,14 +326,8 @@ impl SessionManager for HttpSessions {
         let stream = self.inner.resume(id, last_event_id).await?;
         // A stream of no call still watched (the standalone stream, or a
         // call settled) is passed on as it is.
-        let watch = watch.unwrap_or_else(|| {
-            Arc::new(Watch {
-                session: id.clone(),
-                request: RequestId::Number(0),
-                settled: AtomicBool::new(true),
-                streams: AtomicUsize::new(0),
-            })
-        });
+        let watch = watch
+            .unwrap_or_else(|| Arc::new(Watch::new(id.clone(), RequestId::Number(0), true)));
         Ok(self.watched(stream, watch))
     }
 }

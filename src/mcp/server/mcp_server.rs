@@ -11,7 +11,6 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ServerHandler, ServiceExt};
 
 use super::error::McpServerError;
-use super::http::HttpSessions;
 use super::input_required::States;
 use super::session::McpSession;
 use crate::provider::{Mcp, Provider};
@@ -343,24 +342,16 @@ impl McpServer {
     /// inference name it.
     pub fn streamable_http(
         &self,
-        mut config: StreamableHttpServerConfig,
+        config: StreamableHttpServerConfig,
     ) -> StreamableHttpService<impl ServerHandler + use<>, impl SessionManager + use<>> {
-        if config.allowed_origins.is_empty() {
-            config.allowed_origins = origins_of(&config.allowed_hosts);
-        }
-        let server = self.clone();
-        StreamableHttpService::new(
-            move || Ok(server.session()),
-            Arc::new(HttpSessions::new(self.disconnect_grace)),
-            config,
-        )
+        self.streamable_http_for(self.session(), config)
     }
 }
 
 /// The origins of pages served by `hosts` (rmcp's `allowed_hosts`
 /// entries: a name, an address, either with a port): `http` and `https`,
 /// on the entry's port or any.
-fn origins_of(hosts: &[String]) -> Vec<String> {
+pub(super) fn origins_of(hosts: &[String]) -> Vec<String> {
     let mut origins = Vec::with_capacity(hosts.len() * 2);
     for host in hosts {
         let host = host.trim();
