@@ -5,10 +5,10 @@
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptMessage,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -197,10 +197,13 @@ async fn a_composed_handler_answers_its_resource_its_prompt_and_a_toolbox_call()
     );
 
     // Over a pipe there is no stream to let go of.
-    let let_go = tokio::time::timeout(LIMIT, client.call_tool(CallToolRequestParams::new("let_go")))
-        .await
-        .expect("the call in time")
-        .expect("the call");
+    let let_go = tokio::time::timeout(
+        LIMIT,
+        client.call_tool(CallToolRequestParams::new("let_go")),
+    )
+    .await
+    .expect("the call in time")
+    .expect("the call");
     assert_eq!(let_go.content[0].as_text().unwrap().text, "closed: false");
 
     client.cancel().await.unwrap();
@@ -238,7 +241,10 @@ async fn a_cut_results_link_reads_the_whole_as_a_resource() {
         .expect("the call in time")
         .expect("the call");
     let called = serde_json::to_value(called).unwrap();
-    assert!(called["content"][0]["text"].as_str().unwrap().len() <= 512, "{called}");
+    assert!(
+        called["content"][0]["text"].as_str().unwrap().len() <= 512,
+        "{called}"
+    );
     let link = called["content"]
         .as_array()
         .unwrap()
@@ -297,7 +303,9 @@ async fn a_cut_results_link_reads_the_whole_as_a_resource() {
     .expect("the read in time")
     .expect_err("no such artifact");
     assert!(
-        missing.to_string().contains("no artifact `art_0123` is kept"),
+        missing
+            .to_string()
+            .contains("no artifact `art_0123` is kept"),
         "{missing}"
     );
 
@@ -339,15 +347,20 @@ async fn a_call_that_lets_go_of_its_stream_is_answered_on_the_resumed_one() {
     let url = format!("http://{address}/mcp");
     let client = tokio::time::timeout(
         LIMIT,
-        ().serve(rmcp::transport::StreamableHttpClientTransport::from_uri(url)),
+        ().serve(rmcp::transport::StreamableHttpClientTransport::from_uri(
+            url,
+        )),
     )
     .await
     .expect("the handshake in time")
     .expect("a session");
-    let let_go = tokio::time::timeout(LIMIT, client.call_tool(CallToolRequestParams::new("let_go")))
-        .await
-        .expect("the call in time")
-        .expect("the answer, on the resumed stream");
+    let let_go = tokio::time::timeout(
+        LIMIT,
+        client.call_tool(CallToolRequestParams::new("let_go")),
+    )
+    .await
+    .expect("the call in time")
+    .expect("the answer, on the resumed stream");
     assert_eq!(let_go.content[0].as_text().unwrap().text, "closed: true");
     client.cancel().await.unwrap();
 }

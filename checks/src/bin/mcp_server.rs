@@ -15,10 +15,6 @@
 use std::time::{Duration, SystemTime};
 
 use rmcp::model::{
-    CreateMessageRequest, ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest,
-    InputRequiredResult, InputResponses, ListRootsRequest,
-};
-use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
     CompleteRequestParams, CompleteResult, CompletionInfo, ContentBlock,
     CreateMessageRequestParams, ErrorCode, GetPromptRequestParams, GetPromptResponse,
@@ -28,6 +24,10 @@ use rmcp::model::{
     ReadResourceResponse, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
     SamplingMessage, ServerCapabilities, ServerConfig, SetLevelRequestParams,
     SubscribeRequestParams, Tool as McpTool, UnsubscribeRequestParams,
+};
+use rmcp::model::{
+    CreateMessageRequest, ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest,
+    InputRequiredResult, InputResponses, ListRootsRequest,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;

@@ -97,7 +97,9 @@ fn read_artifact(
             ));
         }
     };
-    Ok(ReadResourceResult::new(vec![with_type(contents, &artifact)]))
+    Ok(ReadResourceResult::new(vec![with_type(
+        contents, &artifact,
+    )]))
 }
 
 fn with_type(contents: ResourceContents, artifact: &Artifact) -> ResourceContents {
@@ -141,7 +143,9 @@ fn slice(text: &str, uri: &str, query: &str) -> Result<ResourceContents, ErrorDa
         ("offset".to_owned(), json!(start)),
         (
             "next".to_owned(),
-            (end < total).then_some(end).map_or(Value::Null, Value::from),
+            (end < total)
+                .then_some(end)
+                .map_or(Value::Null, Value::from),
         ),
         ("total".to_owned(), json!(total)),
     ]));
@@ -202,23 +206,35 @@ mod tests {
             &blob.contents[0],
             ResourceContents::BlobResourceContents { blob, .. } if blob == "iVA="
         ));
-        let sliced = read(&store, &format!("{uri}?offset=0")).unwrap().unwrap_err();
+        let sliced = read(&store, &format!("{uri}?offset=0"))
+            .unwrap()
+            .unwrap_err();
         assert_eq!(
             sliced.message,
             format!("artifact `{id}` is image/png and not text: read it whole, without a query")
         );
         let text = store.put(Artifact::new("abc", "text/plain")).unwrap().url();
-        let bad = read(&store, &format!("{text}?offset=x")).unwrap().unwrap_err();
+        let bad = read(&store, &format!("{text}?offset=x"))
+            .unwrap()
+            .unwrap_err();
         assert_eq!(
             bad.message,
             "the artifact query's `offset` is `x`, not a number of bytes"
         );
-        let past = read(&store, &format!("{text}?offset=4")).unwrap().unwrap_err();
+        let past = read(&store, &format!("{text}?offset=4"))
+            .unwrap()
+            .unwrap_err();
         assert_eq!(
             past.message,
             "offset 4 is past the end of the artifact (3 bytes)"
         );
-        let path = read(&store, "artifact://../etc/passwd").unwrap().unwrap_err();
-        assert!(path.message.starts_with("invalid artifact id"), "{}", path.message);
+        let path = read(&store, "artifact://../etc/passwd")
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            path.message.starts_with("invalid artifact id"),
+            "{}",
+            path.message
+        );
     }
 }

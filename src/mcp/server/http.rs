@@ -326,8 +326,8 @@ impl SessionManager for HttpSessions {
         let stream = self.inner.resume(id, last_event_id).await?;
         // A stream of no call still watched (the standalone stream, or a
         // call settled) is passed on as it is.
-        let watch = watch
-            .unwrap_or_else(|| Arc::new(Watch::new(id.clone(), RequestId::Number(0), true)));
+        let watch =
+            watch.unwrap_or_else(|| Arc::new(Watch::new(id.clone(), RequestId::Number(0), true)));
         Ok(self.watched(stream, watch))
     }
 }

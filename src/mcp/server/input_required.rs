@@ -170,7 +170,10 @@ mod tests {
         );
         let forged = format!("{token}-TAMPERED");
         let tampered = states().open(&forged, "ask", &parked().arguments, None, now);
-        assert!(matches!(tampered, Err(SealError::Malformed { .. } | SealError::Tampered)));
+        assert!(matches!(
+            tampered,
+            Err(SealError::Malformed { .. } | SealError::Tampered)
+        ));
         let empty = InputResponses::new();
         let unanswered = states().open(&token, "ask", &parked().arguments, Some(&empty), now);
         assert!(unanswered.unwrap().is_none());

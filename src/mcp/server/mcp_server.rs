@@ -62,7 +62,12 @@ use crate::toolbox::Toolbox;
 ///   within the [`elicitation_timeout`](Self::elicitation_timeout), gets
 ///   the pending result. A 2026-07-28 request is never asked back (that
 ///   revision has no request from server to client): its call is answered
-///   with the pending result.
+///   with an input-required result ([`input_required`](Self::input_required)),
+///   or without a key with the pending result.
+/// - A result cut to fit its budget links the whole it left out
+///   (`resource_link`, `artifact://<id>`), which the client reads as a
+///   resource, whole or in slices, without a tool call
+///   ([`resource_templates`](Self::resource_templates)).
 /// - A tool that declares an `outputSchema` (its success type is an
 ///   object) answers every success with a conforming `structuredContent`,
 ///   as MCP requires; a success its budget could only cut past the schema
