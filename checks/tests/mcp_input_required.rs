@@ -250,6 +250,39 @@ async fn a_missing_response_asks_again() {
     .await;
 }
 
+/// A call sent with its responses and no state runs afresh, and each
+/// request it parks on that has a response is answered by it at once
+/// (extra responses ignored); a response of another shape is no answer,
+/// and the request is asked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn responses_sent_up_front_answer_the_requests_they_name() {
+    bounded(async {
+        let address = serve(
+            &server(KEY, Duration::from_secs(60)),
+            StreamableHttpServerConfig::default(),
+        )
+        .await;
+        let up_front = json!({"inputResponses": {
+            "name": {"action": "accept", "content": {"name": "Ada"}},
+            "unknown_extra_key": {"action": "accept"},
+        }});
+        assert_eq!(
+            text(&ask(&address, 1, "Oslo", up_front).await),
+            "hello Ada in Oslo"
+        );
+        let declined = json!({"inputResponses": {"name": {"action": "decline"}}});
+        assert_eq!(
+            text(&ask(&address, 2, "Oslo", declined).await),
+            "declined: decline"
+        );
+        let number = json!({"inputResponses": {"name": 12345}});
+        state_of(&ask(&address, 3, "Oslo", number).await);
+        let other = json!({"inputResponses": {"wrong_key": {"action": "accept"}}});
+        state_of(&ask(&address, 4, "Oslo", other).await);
+    })
+    .await;
+}
+
 /// A call that parks again round after round is asked as often as one
 /// turn resumes a call, then answered with its pending result.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -8,7 +8,7 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest, ElicitRequestParams,
     ElicitResult, ElicitationAction, ElicitationSchema, InputRequest, InputRequests,
-    InputRequiredResult,
+    InputRequiredResult, InputResponses,
 };
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
@@ -53,6 +53,9 @@ pub(super) struct Elicit {
     modes: Modes,
     /// How long the client has to answer each elicitation.
     timeout: Duration,
+    /// The responses a 2026-07-28 client sent with its call before it was
+    /// asked, by request id: a request with one is answered by it.
+    responses: Option<InputResponses>,
 }
 
 impl Elicit {
@@ -61,7 +64,17 @@ impl Elicit {
             peer,
             modes,
             timeout,
+            responses: None,
         }
+    }
+
+    /// The same driver, answering each request it has a response to (an
+    /// elicitation result under the request's id) with that response,
+    /// without asking. A response of another shape is not an answer: the
+    /// request is asked as it would be without it.
+    pub(super) fn with_responses(mut self, responses: Option<InputResponses>) -> Self {
+        self.responses = responses;
+        self
     }
 }
 
@@ -73,6 +86,14 @@ impl Driver for Elicit {
         _: &Call,
         request: &Request,
     ) -> Result<Option<Answer>, Infallible> {
+        let given = self
+            .responses
+            .as_ref()
+            .and_then(|responses| responses.get(&request.id))
+            .and_then(|response| serde_json::from_value::<ElicitResult>(response.clone()).ok());
+        if let Some(result) = given {
+            return Ok(Some(answer(&request.id, result)));
+        }
         let Some(params) = params(request, self.modes) else {
             return Ok(None);
         };

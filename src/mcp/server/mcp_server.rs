@@ -247,7 +247,10 @@ impl McpServer {
     /// [`CANCELLED`](Self::CANCELLED)). A state tampered with, expired, or
     /// sealed for another call is refused with an `invalid_params` error
     /// saying which; a call sent again without a response to its request is
-    /// asked again; other responses are ignored. A call that parks again
+    /// asked again; other responses are ignored. A call sent with
+    /// `inputResponses` and no state runs afresh, each request it parks on
+    /// answered by its response when it has one (nothing a client could not
+    /// answer when asked). A call that parks again
     /// after [`Toolbox::MAX_RESUMES`] rounds is answered with its pending
     /// result, as a turn answers it. Without a keyring, a
     /// 2026-07-28 parked call is answered with its pending result.

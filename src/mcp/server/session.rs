@@ -174,11 +174,19 @@ impl ServerHandler for McpSession {
         let events = Events::new(token.is_some(), level);
         let modes = Modes::of(capabilities.as_ref());
         let asked = if alone { Modes::default() } else { modes };
+        // A 2026-07-28 call sent with `inputResponses` and no state runs
+        // afresh, each request it parks on answered by its response when
+        // there is one (the client answers what it would be asked).
+        let up_front = match (&self.server.states, &request.request_state) {
+            (Some(_), None) if alone => request.input_responses.clone(),
+            _ => None,
+        };
         let scope = CallScope {
             cancellation: context.ct.clone(),
             observer: events.observer(),
             peer: context.peer.clone(),
-            driver: Elicit::new(context.peer.clone(), asked, self.server.elicitation_timeout),
+            driver: Elicit::new(context.peer.clone(), asked, self.server.elicitation_timeout)
+                .with_responses(up_front),
         };
         let arguments = request.arguments.unwrap_or_default();
         // A call sent again with its sealed state resumes where it parked,
