@@ -82,6 +82,7 @@
 //! ```
 
 pub(crate) mod answers;
+mod approval;
 mod attempt;
 mod driver;
 mod errors;

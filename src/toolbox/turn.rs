@@ -63,6 +63,8 @@ pub struct Turn {
     pub(super) values: Option<Values>,
     pub(super) observer: Option<Observer>,
     pub(super) cancellation: Option<CancellationToken>,
+    /// The tools whose calls need no approval in this turn.
+    pub(super) approved: Vec<String>,
 }
 
 /// Why a call could not be resumed.
@@ -101,6 +103,51 @@ pub enum ResumeError {
         request: String,
         /// The id the answer carries (cut to 64 characters).
         answer: String,
+    },
+    /// The answer to an approval carries no seal, and the toolbox seals
+    /// approvals ([`Toolbox::seal_approvals`](super::Toolbox::seal_approvals)).
+    #[error("the answer to approval request `{request}` carries no seal")]
+    Unsealed {
+        /// The request's id (cut to 64 characters).
+        request: String,
+    },
+    /// The answer's seal is not one of the toolbox's: made up, or changed
+    /// on the way.
+    #[error("the seal of the answer to approval request `{request}` is forged: {why}")]
+    Forged {
+        /// The request's id (cut to 64 characters).
+        request: String,
+        /// What was wrong with the seal.
+        why: String,
+    },
+    /// The answer's seal is genuine but was issued for another call:
+    /// `field` names what differs (`call`, `tool`, `arguments` or
+    /// `request`): an answer for another call, or for the call with its
+    /// arguments changed since it was parked.
+    #[error(
+        "the seal of the answer to approval request `{request}` was issued for another call: its `{field}` differs"
+    )]
+    OtherCall {
+        /// The request's id (cut to 64 characters).
+        request: String,
+        /// The binding field that differs.
+        field: String,
+    },
+    /// The answer was already used to resume the call: an approval
+    /// resumes a call once.
+    #[error("the answer to approval request `{request}` was already used")]
+    Replayed {
+        /// The request's id (cut to 64 characters).
+        request: String,
+    },
+    /// The arguments a person edited do not fit the tool's input schema;
+    /// the model never sees them.
+    #[error("the edited arguments of approval request `{request}` do not fit the tool: {why}")]
+    EditRefused {
+        /// The request's id (cut to 64 characters).
+        request: String,
+        /// The tool's words for what does not fit (cut to 512 characters).
+        why: String,
     },
     /// The call was resumed as many times as one turn allows
     /// ([`Toolbox::MAX_RESUMES`](super::Toolbox::MAX_RESUMES)) and parked
@@ -185,6 +232,15 @@ impl Turn {
         Ok(self)
     }
 
+    /// The same turn with every call of the tool `name` approved without
+    /// asking (see [`Approval`](crate::tool::Approval)): how a caller
+    /// keeps an [`Answer::approve_always`] beyond the turn it was given
+    /// in, in a store of its own (a user's session, say).
+    pub fn approve_always(mut self, name: impl Into<String>) -> Self {
+        self.approved.push(name.into());
+        self
+    }
+
     /// The same turn with `value` attached (in place of one of its type):
     /// every tool of the turn reads it with
     /// [`CallContext::get`](crate::tool::CallContext::get), before a value
@@ -230,6 +286,7 @@ impl fmt::Debug for Turn {
             .field("calls", &self.calls)
             .field("answers", &self.answers)
             .field("cancellation", &self.cancellation)
+            .field("approved", &self.approved)
             .finish_non_exhaustive()
     }
 }
