@@ -521,3 +521,190 @@ fn the_tool_attribute_declares_approval() {
     );
     assert_eq!(refund.approval().reason(&json!({"cents": 5}), &cx), None);
 }
+
+// ---------------------------------------------------------------------------
+// Over MCP: a form elicitation at 2025-11-25, an input-required result at
+// 2026-07-28.
+
+mod stateless_http;
+
+mod mcp {
+    use std::sync::atomic::Ordering;
+    use std::sync::{Arc, Mutex};
+
+    use rmcp::model::{
+        CallToolRequestParams, ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult,
+        ElicitationAction, Implementation,
+    };
+    use rmcp::service::{RequestContext, RoleClient};
+    use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+    use rmcp::{ClientHandler, ErrorData, ServiceExt};
+    use serde_json::{Value, json};
+    use toolresult::mcp::McpServer;
+
+    use super::stateless_http::{V2026, bounded, headers, post, serve};
+    use super::{keyring, toolbox};
+
+    /// Answers every elicitation with `answer`, keeping what it was asked.
+    #[derive(Clone)]
+    struct Approver {
+        answer: ElicitResult,
+        asked: Arc<Mutex<Vec<ElicitRequestParams>>>,
+    }
+
+    impl ClientHandler for Approver {
+        fn get_info(&self) -> ClientConfig {
+            let capabilities = ClientCapabilities::builder().enable_elicitation().build();
+            ClientConfig::new(capabilities, Implementation::new("approver", "0.0.1"))
+        }
+
+        async fn create_elicitation(
+            &self,
+            request: ElicitRequestParams,
+            _: RequestContext<RoleClient>,
+        ) -> Result<ElicitResult, ErrorData> {
+            self.asked.lock().unwrap().push(request);
+            Ok(self.answer.clone())
+        }
+    }
+
+    fn accept(content: Value) -> ElicitResult {
+        ElicitResult::new(ElicitationAction::Accept).with_content(content)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn each_decision_is_a_form_elicitation_at_2025_11_25() {
+        bounded(async {
+            let cases = [
+                (
+                    accept(json!({"decision": "approve"})),
+                    "deployed to prod",
+                    false,
+                    1,
+                ),
+                (
+                    accept(json!({"decision": "reject", "message": "frozen"})),
+                    "the call of `deploy` was rejected: frozen",
+                    true,
+                    0,
+                ),
+                (
+                    ElicitResult::new(ElicitationAction::Decline),
+                    "the call of `deploy` was rejected: decline",
+                    true,
+                    0,
+                ),
+            ];
+            for (answer, expected, is_error, ran) in cases {
+                // Sealed: the server carries the seal back with the answer
+                // of the client it asked.
+                let (toolbox, runs) = toolbox(Some(keyring()));
+                let server = McpServer::new(toolbox).unwrap();
+                let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+                let session = server.session();
+                tokio::spawn(async move {
+                    if let Ok(running) = session.serve(server_end).await {
+                        let _ = running.waiting().await;
+                    }
+                });
+                let approver = Approver {
+                    answer,
+                    asked: Arc::default(),
+                };
+                let client = approver.clone().serve(client_end).await.unwrap();
+                let arguments = json!({"env": "prod"}).as_object().cloned().unwrap();
+                let result = client
+                    .call_tool(CallToolRequestParams::new("deploy").with_arguments(arguments))
+                    .await
+                    .unwrap();
+                let text = result.content[0].as_text().unwrap().text.clone();
+                assert!(text.contains(expected), "{text}");
+                assert_eq!(result.is_error, Some(is_error), "{text}");
+                assert_eq!(runs.load(Ordering::SeqCst), ran, "{expected}");
+                let asked = serde_json::to_value(&*approver.asked.lock().unwrap()).unwrap();
+                assert_eq!(asked[0]["mode"], "form");
+                assert_eq!(
+                    asked[0]["message"],
+                    "Approve the call of `deploy`? every call of this tool needs approval"
+                );
+                assert_eq!(
+                    asked[0]["requestedSchema"]["properties"]["decision"]["enum"],
+                    json!(["approve", "reject"])
+                );
+                client.cancel().await.unwrap();
+            }
+        })
+        .await;
+    }
+
+    /// A 2026-07-28 `tools/call` of `deploy` as request `id`, with `more`
+    /// params; the JSON-RPC answer.
+    async fn call(address: &str, id: i64, more: Value) -> Value {
+        let mut params = json!({
+            "name": "deploy",
+            "arguments": {"env": "prod"},
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": V2026,
+                "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+                "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+            },
+        });
+        if let (Some(params), Some(more)) = (params.as_object_mut(), more.as_object()) {
+            params.extend(more.clone());
+        }
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let answer = post(
+            address,
+            &headers("tools/call", Some("deploy")),
+            &body.to_string(),
+        )
+        .await;
+        answer.answer(id).clone()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn each_decision_answers_an_input_required_result_at_2026_07_28() {
+        bounded(async {
+            let cases = [
+                (
+                    json!({"action": "accept", "content": {"decision": "approve"}}),
+                    "deployed to prod",
+                    1,
+                ),
+                (
+                    json!({"action": "accept", "content": {"decision": "reject", "message": "no"}}),
+                    "the call of `deploy` was rejected: no",
+                    0,
+                ),
+                (
+                    json!({"action": "decline"}),
+                    "the call of `deploy` was rejected: decline",
+                    0,
+                ),
+            ];
+            for (response, expected, ran) in cases {
+                let (toolbox, runs) = toolbox(Some(keyring()));
+                let server = McpServer::new(toolbox)
+                    .unwrap()
+                    .input_required(keyring(), std::time::Duration::from_secs(60));
+                let address = serve(&server, StreamableHttpServerConfig::default()).await;
+                let first = call(&address, 1, json!({})).await;
+                let result = &first["result"];
+                assert_eq!(result["resultType"], "input_required", "{first}");
+                let requests = result["inputRequests"].as_object().unwrap();
+                let (id, asked) = requests.iter().next().unwrap();
+                assert!(id.starts_with("approval-"), "{id}");
+                assert_eq!(asked["params"]["mode"], "form", "{first}");
+                assert_eq!(runs.load(Ordering::SeqCst), 0, "no run before the answer");
+                let state = result["requestState"].as_str().unwrap();
+                let again = json!({"inputResponses": {id: response}, "requestState": state});
+                let second = call(&address, 2, again).await;
+                assert_eq!(second["result"]["resultType"], "complete", "{second}");
+                let text = second["result"]["content"][0]["text"].as_str().unwrap();
+                assert!(text.contains(expected), "{text}");
+                assert_eq!(runs.load(Ordering::SeqCst), ran, "{expected}");
+            }
+        })
+        .await;
+    }
+}

@@ -350,6 +350,20 @@ impl Sealing {
         Ok(())
     }
 
+    /// `answer` to an approval of `call`, carrying the seal it was asked
+    /// with when it carries none: for a carrier whose own seal vouches
+    /// for the answer (an MCP request state).
+    #[cfg(feature = "mcp-server")]
+    fn vouch(&self, call: &Call, mut answer: Answer) -> Answer {
+        if answer.id.starts_with(ID_PREFIX) {
+            let data = answer.data.get_or_insert_with(Map::new);
+            if !data.contains_key(crate::canonical::SEAL) {
+                self.seal(call, &answer.id.clone(), data);
+            }
+        }
+        answer
+    }
+
     /// Records that the caller brought the answer to request `id`.
     #[cfg_attr(not(feature = "seal"), allow(clippy::unused_self, unused_variables))]
     fn spend(&self, id: &str) -> Result<(), ResumeError> {
@@ -363,6 +377,16 @@ impl Sealing {
             });
         }
         Ok(())
+    }
+}
+
+impl super::Toolbox {
+    /// `answer` to an approval of `call`, vouched for by a carrier that
+    /// sealed the call's state itself (an MCP request state): it carries
+    /// the approval's seal.
+    #[cfg(feature = "mcp-server")]
+    pub(crate) fn vouch(&self, call: &Call, answer: Answer) -> Answer {
+        self.approvals.vouch(call, answer)
     }
 }
 
