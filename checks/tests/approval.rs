@@ -119,7 +119,7 @@ fn a_call_that_needs_approval_is_parked_before_its_body_runs_and_runs_once_appro
     assert!(request.id.starts_with("approval-"));
     assert_eq!(
         request.prompt,
-        "Approve the call of `deploy`? every call of this tool needs approval"
+        "Approve the call of `deploy`? (every call of this tool needs approval)"
     );
     let data = request.data.clone().unwrap();
     assert_eq!(data["tool"], "deploy");
@@ -625,7 +625,7 @@ mod mcp {
                 assert_eq!(asked[0]["mode"], "form");
                 assert_eq!(
                     asked[0]["message"],
-                    "Approve the call of `deploy`? every call of this tool needs approval"
+                    "Approve the call of `deploy`? (every call of this tool needs approval)"
                 );
                 assert_eq!(
                     asked[0]["requestedSchema"]["properties"]["decision"]["enum"],

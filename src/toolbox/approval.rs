@@ -178,7 +178,7 @@ impl<D: Driver> CallRun<'_, D> {
     /// The approval request of this call with `arguments`, as sent.
     fn request(&self, arguments: &Value, why: String, id: String) -> Request {
         let name = &self.call.name;
-        let prompt = format!("Approve the call of `{name}`? {why}");
+        let prompt = format!("Approve the call of `{name}`? ({why})");
         let mut data = Map::new();
         data.insert("tool".to_owned(), Value::String(name.clone()));
         data.insert(ARGUMENTS.to_owned(), arguments.clone());
