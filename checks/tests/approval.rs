@@ -284,6 +284,36 @@ fn a_tool_approved_always_in_a_store_the_caller_keeps_is_not_asked_about() {
     assert_eq!(runs.load(Ordering::SeqCst), 1);
 }
 
+#[test]
+fn an_approved_body_that_asks_for_input_is_not_asked_to_be_approved_again() {
+    let runs = Arc::new(AtomicU32::new(0));
+    let count = Arc::clone(&runs);
+    let mut toolbox = Toolbox::new().seal_approvals(keyring());
+    toolbox
+        .register(
+            tool::function("release", "Release", move |_: Pay, cx: &CallContext<'_>| {
+                count.fetch_add(1, Ordering::SeqCst);
+                match cx.answer() {
+                    Some(answer) => {
+                        toolresult::ToolResult::<String>::ok(format!("notes: {}", answer.ok))
+                    }
+                    None => toolresult::ToolResult::pending(
+                        Request::input("Release notes?").with_id("notes"),
+                    ),
+                }
+            })
+            .unwrap()
+            .with_approval(Approval::always()),
+        )
+        .unwrap();
+    let parked = block_on(toolbox.run([call("c1", "release", r#"{"cents":1}"#)])).remove(0);
+    let approved = resume(&toolbox, &parked, Answer::approve(&request_of(&parked)));
+    assert_eq!(request_of(&approved).id, "notes", "the body's own question");
+    let done = resume(&toolbox, &approved, Answer::granted("notes", None));
+    assert_eq!(done.lowered.result.output, "notes: true");
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+}
+
 /// A driver that answers every request at once with what `answer` makes
 /// of it, counting the requests.
 struct Answering<F> {

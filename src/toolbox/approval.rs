@@ -64,16 +64,21 @@ impl<D: Driver> CallRun<'_, D> {
             );
             approval.reason(&arguments, &cx)
         };
-        // The turn resumes the call with an answer to its approval.
-        if let Some(answer) = self
-            .answer
-            .filter(|answer| answer.id.starts_with(ID_PREFIX))
-        {
-            let why = reason(&registered.options.approval)
-                .unwrap_or_else(|| Approval::ALWAYS_REASON.to_owned());
-            let request = self.request(&arguments, why, answer.id.clone());
-            let parked = pending(&request);
-            return Ok(self.decide(registered, &request, answer, true, parked));
+        if let Some(answer) = self.answer {
+            // The turn resumes the call with an answer to its approval.
+            if answer.id.starts_with(ID_PREFIX) {
+                let why = reason(&registered.options.approval)
+                    .unwrap_or_else(|| Approval::ALWAYS_REASON.to_owned());
+                let request = self.request(&arguments, why, answer.id.clone());
+                let parked = pending(&request);
+                return Ok(self.decide(registered, &request, answer, true, parked));
+            }
+            // An answer to the body's own request: the body ran, approved,
+            // in the run that parked it.
+            return Ok(Gate::Run {
+                consumed: false,
+                edited: None,
+            });
         }
         if self.is_approved(tool.name()) {
             return Ok(Gate::Run {
