@@ -186,11 +186,15 @@ impl Turn {
     /// ([`CallContext::answer`](crate::tool::CallContext::answer)). The same
     /// timeout and retries apply as on its first run.
     ///
+    /// A call that needs a person's approval
+    /// ([`Approval`](crate::tool::Approval)) parks before its body runs;
+    /// a call may also park on a request of its own body:
+    ///
     /// ```
     /// use serde_json::json;
     /// use toolresult::canonical::{Answer, Request};
     /// use toolresult::provider::Call;
-    /// use toolresult::tool::{self, Arguments, CallContext};
+    /// use toolresult::tool::{self, Approval, Arguments, CallContext};
     /// use toolresult::toolbox::{Toolbox, Turn};
     /// use toolresult::ToolResult;
     ///
@@ -199,23 +203,37 @@ impl Turn {
     ///
     /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
     /// let mut toolbox = Toolbox::new();
-    /// toolbox.register(tool::function("deploy", "Deploy", |_: NoArgs, cx: &CallContext| {
-    ///     match cx.answer() {
-    ///         Some(answer) if answer.ok => ToolResult::<&str>::ok("deployed"),
-    ///         Some(_) => ToolResult::ok("declined"),
-    ///         None => ToolResult::pending(Request::input("Deploy?").with_id("approve-1")),
+    /// toolbox.register(tool::function("deploy", "Deploy", |_: NoArgs| "deployed")?
+    ///     .with_approval(Approval::always()))?;
+    /// toolbox.register(tool::function("greet", "Greet", |_: NoArgs, cx: &CallContext| {
+    ///     match cx.answer().and_then(|answer| answer.data.as_ref()) {
+    ///         Some(data) => ToolResult::<String>::ok(format!("hello {}", data["name"])),
+    ///         None => ToolResult::pending(Request::input("Your name?").with_id("name-1")),
     ///     }
     /// })?)?;
-    /// let parked = toolbox.run([Call::new("c1", "deploy", Arguments::Json(json!({})))]).await;
-    /// assert!(parked[0].is_pending());
+    /// let parked = toolbox.run([
+    ///     Call::new("c1", "deploy", Arguments::Json(json!({}))),
+    ///     Call::new("c2", "greet", Arguments::Json(json!({}))),
+    /// ]).await;
+    /// assert!(parked.iter().all(|outcome| outcome.is_pending()));
     ///
-    /// let turn = Turn::default().resume(&parked[0], Answer::granted("approve-1", None))?;
+    /// let approval = parked[0].lowered.result.pending_request().unwrap();
+    /// let name = serde_json::Map::from_iter([("name".to_owned(), json!("Ada"))]);
+    /// let turn = Turn::default()
+    ///     .resume(&parked[0], Answer::approve(&approval))?
+    ///     .resume(&parked[1], Answer::granted("name-1", Some(name)))?;
     /// let done = toolbox.run(turn).await;
     /// assert_eq!(done[0].lowered.result.output, "deployed");
+    /// assert_eq!(done[1].lowered.result.output, r#"hello "Ada""#);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// # })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// An answer to an approval is checked further when the turn runs
+    /// (its seal, an edit against the tool's schema); one refused leaves
+    /// the call parked, saying why in
+    /// [`CallOutcome::not_resumed`](super::CallOutcome::not_resumed).
     ///
     /// # Errors
     /// The call is not parked on a request, or `answer` is for another one.
