@@ -362,13 +362,16 @@ fn approve_always_covers_the_rest_of_the_turn_on_a_driver_that_waits() {
     assert_eq!(runs.load(Ordering::SeqCst), 3);
 }
 
+/// A person's decision on a request.
+type Decide = dyn Fn(&Request) -> Answer + Sync;
+
 #[test]
 fn each_decision_through_a_driver_that_waits() {
     let edit = |request: &Request| {
         Answer::approve_edited(request, Map::from_iter([("env".to_owned(), json!("dev"))]))
     };
     let reject = |request: &Request| Answer::reject(request, "frozen");
-    let cases: [(&(dyn Fn(&Request) -> Answer + Sync), &str, u32); 3] = [
+    let cases: [(&Decide, &str, u32); 3] = [
         (&Answer::approve, "deployed to prod", 1),
         (&edit, "deployed to dev", 1),
         (&reject, "the call of `deploy` was rejected: frozen", 0),

@@ -419,13 +419,16 @@ fn approval_request(h: &Harness, call: &str) -> Result<(Request, String), String
     Ok((request, awakeable))
 }
 
+/// A person's decision on a request.
+type Decide = dyn Fn(&Request) -> Answer;
+
 fn declared_approval(h: &Harness) -> Result<(), String> {
     let edit = |request: &Request| {
         let key = serde_json::Map::from_iter([("key".to_owned(), json!("launch-edited"))]);
         Answer::approve_edited(request, key)
     };
     let reject = |request: &Request| Answer::reject(request, "not today");
-    let cases: [(&str, &dyn Fn(&Request) -> Answer, &str, [u32; 2]); 3] = [
+    let cases: [(&str, &Decide, &str, [u32; 2]); 3] = [
         (
             "toolu_launch_ok",
             &Answer::approve,
