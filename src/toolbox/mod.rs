@@ -95,6 +95,7 @@
 
 pub(crate) mod answers;
 mod approval;
+mod approval_seal;
 mod attempt;
 mod driver;
 mod errors;

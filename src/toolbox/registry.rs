@@ -62,7 +62,7 @@ pub struct Toolbox {
     /// Whether the reader of `artifacts` is registered.
     reader: bool,
     /// The keyring that seals approvals, and the approvals answered.
-    pub(super) approvals: super::approval::Sealing,
+    pub(super) approvals: super::approval_seal::Sealing,
 }
 
 /// One registered tool and its own settings.
@@ -164,7 +164,7 @@ impl Toolbox {
             values: None,
             early: false,
             reader: false,
-            approvals: super::approval::Sealing::default(),
+            approvals: super::approval_seal::Sealing::default(),
         }
     }
 
