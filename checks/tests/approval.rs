@@ -220,6 +220,24 @@ fn a_function_of_the_arguments_decides_and_says_why() {
 }
 
 #[test]
+fn a_test_of_approval_that_panics_asks() {
+    let (mut toolbox, runs) = toolbox(None);
+    toolbox
+        .register(tool::function("odd", "Odd", |_: Pay| "ran").unwrap())
+        .unwrap()
+        .approval(Approval::when(
+            |_: &Pay, _: &CallContext<'_>| -> Option<String> { panic!("the test broke") },
+        ));
+    let outcome = block_on(toolbox.run([call("c1", "odd", r#"{"cents":1}"#)])).remove(0);
+    let request = request_of(&outcome);
+    assert_eq!(
+        request.data.unwrap()["reason"],
+        "deciding whether it needs approval failed"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 0);
+}
+
+#[test]
 fn the_registration_overrides_the_tools_declaration() {
     let runs = Arc::new(AtomicU32::new(0));
     let mut toolbox = Toolbox::new();

@@ -2,6 +2,7 @@
 //! request before its body runs, and the answer decides whether it runs,
 //! with which arguments, or is rejected.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
 use serde_json::{Map, Value, json};
@@ -61,7 +62,9 @@ impl<D: Driver> CallRun<'_, D> {
                 None,
                 self.turn.scope,
             );
-            approval.reason(&arguments, &cx)
+            // A test that panics fails closed: the call is asked about.
+            catch_unwind(AssertUnwindSafe(|| approval.reason(&arguments, &cx)))
+                .unwrap_or_else(|_| Some("deciding whether it needs approval failed".to_owned()))
         };
         if let Some(answer) = self.answer {
             // The turn resumes the call with an answer to its approval.
