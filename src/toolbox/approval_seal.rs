@@ -163,7 +163,7 @@ impl super::Toolbox {
     /// over a channel you trust.
     ///
     /// The toolbox remembers the id of each approval a `Turn` brought
-    /// while it lives; an answer a [`Driver`] brings (a Restate awakeable,
+    /// while it lives; an answer a [`Driver`](super::Driver) brings (a Restate awakeable,
     /// an MCP elicitation) is the driver's to bring once.
     ///
     /// ```
