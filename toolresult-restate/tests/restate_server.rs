@@ -88,7 +88,7 @@ type Check = fn(&Harness) -> Result<(), String>;
 fn run_all(server: &Path) -> Result<usize, String> {
     let harness = Harness::start(server)?;
     // The kill-and-restart check goes last: it restarts the service.
-    let checks: [(&str, Check); 13] = [
+    let checks: [(&str, Check); 14] = [
         ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
         (
             "a_permanent_failure_is_not_retried_and_answers_the_call",
@@ -119,6 +119,10 @@ fn run_all(server: &Path) -> Result<usize, String> {
         (
             "a_declared_approval_parks_before_the_body_and_each_decision_resumes_it",
             declared_approval,
+        ),
+        (
+            "an_approval_always_covers_the_rest_of_the_turn",
+            always_approved,
         ),
         (
             "an_unsealed_answer_to_a_sealed_approval_is_refused",
@@ -468,6 +472,32 @@ fn declared_approval(h: &Harness) -> Result<(), String> {
         )?;
     }
     Ok(())
+}
+
+/// The first of two calls of the tool approved always: the second is not
+/// asked about, and both run once.
+fn always_approved(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[
+        ("toolu_always_1", "launch", json!({"key": "always-1"})),
+        ("toolu_always_2", "launch", json!({"key": "always-2"})),
+    ])?;
+    let (request, awakeable) = approval_request(h, "toolu_always_1")?;
+    let always =
+        serde_json::to_value(Answer::approve_always(&request)).map_err(|e| e.to_string())?;
+    h.resolve(&awakeable, &always)?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(
+        &turn.reply["content"][1]["content"],
+        &json!("launched always-2"),
+        "the second call's reply",
+    )?;
+    expect_eq(&(h.count("always-1"), h.count("always-2")), &(1, 1), "runs")?;
+    let asked = fs::read_to_string(h.state.path().join("parked-toolu_always_2.jsonl"));
+    expect_eq(
+        &asked.is_err(),
+        &true,
+        "the second call was not asked about",
+    )
 }
 
 fn unsealed_approval(h: &Harness) -> Result<(), String> {
