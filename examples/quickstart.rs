@@ -18,11 +18,11 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use toolresult::budget::Budget;
-use toolresult::canonical::{Answer, ContentPart, PartLimit, Request};
+use toolresult::canonical::{Answer, ContentPart, PartLimit};
 use toolresult::provider::{Anthropic, OpenAiChat, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
 use toolresult::tool;
-use toolresult::tool::{CallContext, ToolSafety};
+use toolresult::tool::ToolSafety;
 use toolresult::toolbox::{Toolbox, Turn};
 use toolresult::{Failure, ToolError, ToolResult};
 
@@ -68,25 +68,15 @@ fn get_weather(city: String) -> ToolResult<Weather> {
     })
 }
 
-// It asks a person before it acts, and acts on their answer: the call's
-// context holds the answer when the call resumes.
+// A person approves it before its body runs: the toolbox parks the call
+// on an approval request, and runs it once the answer comes.
 /// Deploy a version to production.
 ///
 /// # Arguments
 /// * `version` - the version to deploy
-#[tool(safety = IdempotentDestructive)]
-fn deploy(version: String, cx: &CallContext) -> ToolResult<String> {
-    match cx.answer() {
-        Some(answer) if answer.ok => ToolResult::ok(format!("deployed {version}")),
-        Some(answer) => ToolResult::fail(ToolError::new(format!(
-            "the deploy was declined: {}",
-            answer.reason.clone().unwrap_or_default()
-        ))),
-        None => ToolResult::pending(
-            Request::input(format!("Deploy {version} to production?"))
-                .with_id(format!("approve-{version}")),
-        ),
-    }
+#[tool(safety = IdempotentDestructive, approval = always)]
+fn deploy(version: String) -> String {
+    format!("deployed {version}")
 }
 
 fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
@@ -215,8 +205,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         match outcome.lowered.result.pending_request() {
             Some(request) => {
                 println!("# parked: {} ({})", request.prompt, request.id);
-                // A person approves; the call runs again and reads the answer.
-                let answer = Answer::granted(request.id, None);
+                // A person approves; the call's body runs.
+                let answer = Answer::approve(&request);
                 let resumed = toolbox.run(Turn::default().resume(&outcome, answer)?).await;
                 answered.extend(resumed);
             }

@@ -11,11 +11,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::json;
+use toolresult::canonical::Answer;
 use toolresult::provider::Call;
 use toolresult::retry::{Backoff, RetryPolicy};
 use toolresult::tool::Arguments;
-use toolresult::tool::{self, ToolSafety};
-use toolresult::toolbox::{CallOutcome, Toolbox};
+use toolresult::tool::{self, Approval, ToolSafety};
+use toolresult::toolbox::{CallOutcome, Toolbox, Turn};
 use toolresult::{Failure, ToolError, ToolResult};
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -177,7 +178,7 @@ fn toolbox() -> Toolbox {
 }
 
 /// Runs `calls` on `toolbox` under the capturing subscriber.
-fn traced_turn(toolbox: &Toolbox, calls: Vec<Call>) -> (Vec<CallOutcome>, Captured) {
+fn traced_turn(toolbox: &Toolbox, calls: impl Into<Turn>) -> (Vec<CallOutcome>, Captured) {
     let capture = Capture::default();
     let subscriber = tracing_subscriber::registry().with(capture.clone());
     let outcomes = tracing::subscriber::with_default(subscriber, || {
@@ -305,4 +306,57 @@ fn an_unknown_tool_call_has_its_span_with_error_type() {
     let (_, forecast) = span_of(&captured, "c4");
     assert_genai_span(forecast, "c4", "forecast", Some("UnknownTool"));
     assert_no_secret(&captured);
+}
+
+/// The decisions on an approval, as events of the call's span: which
+/// decision, never the arguments or the message.
+#[test]
+fn an_approval_and_its_decision_are_events_of_the_calls_span() {
+    let mut toolbox = Toolbox::new();
+    toolbox
+        .register(
+            tool::function(
+                "drop_table",
+                "Drops a table",
+                |_: serde_json::Value| "dropped",
+            )
+            .expect("a name")
+            .with_approval(Approval::always()),
+        )
+        .expect("registered");
+    let secret_call = Call::new(
+        "c1",
+        "drop_table",
+        Arguments::Json(json!({"table": SECRET})),
+    );
+    let (parked, asked) = traced_turn(&toolbox, vec![secret_call]);
+    let (span, _) = span_of(&asked, "c1");
+    let decisions = |captured: &Captured| -> Vec<String> {
+        captured
+            .events
+            .iter()
+            .filter(|event| event.parent == Some(span))
+            .filter_map(|event| event.fields.get("approval.decision").cloned())
+            .collect()
+    };
+    assert_eq!(decisions(&asked), ["asked"]);
+    let request = parked[0].lowered.result.pending_request().expect("parked");
+    let turn = Turn::default()
+        .resume(&parked[0], Answer::reject(&request, SECRET))
+        .expect("resumed");
+    let (rejected, decided) = traced_turn(&toolbox, turn);
+    assert!(
+        rejected[0].lowered.result.output.contains(SECRET),
+        "the model reads it"
+    );
+    let (span, _) = span_of(&decided, "c1");
+    let events: Vec<String> = decided
+        .events
+        .iter()
+        .filter(|event| event.parent == Some(span))
+        .filter_map(|event| event.fields.get("approval.decision").cloned())
+        .collect();
+    assert_eq!(events, ["rejected"]);
+    assert_no_secret(&asked);
+    assert_no_secret(&decided);
 }

@@ -48,6 +48,10 @@ pub(crate) use part::MediaSource;
 pub use part_error::PartError;
 pub use part_kind::PartKind;
 pub use part_limit::PartLimit;
+#[cfg(all(feature = "toolbox", feature = "seal"))]
+pub(crate) use pending::SEAL;
+#[cfg(feature = "toolbox")]
+pub(crate) use pending::{ALWAYS, ARGUMENTS};
 pub use pending::{Answer, Request};
 pub use read::read;
 pub use result::ToolResult;

@@ -79,6 +79,15 @@ impl Request {
     pub const INPUT: &'static str = "input";
     /// The kind asking for a login at `url`.
     pub const AUTHORIZATION: &'static str = "authorization";
+    /// The kind a toolbox parks a call on before its body runs, asking a
+    /// person to approve it (see [`Approval`](crate::tool::Approval)). Its
+    /// `data` shows the call: `tool`, `arguments` (as the model sent
+    /// them), `reason` (why it needs approval), the `requestedSchema` of
+    /// an MCP form (a `decision`, `approve` or `reject`, and a `message`),
+    /// and `seal` when the toolbox seals approvals. Answer it with
+    /// [`Answer::approve`], [`Answer::approve_edited`],
+    /// [`Answer::approve_always`] or [`Answer::reject`].
+    pub const APPROVAL: &'static str = "approval";
     /// The prompt of an authorization request when none is given.
     pub const DEFAULT_AUTHORIZATION_PROMPT: &'static str = "Authorization required to continue";
 
@@ -221,12 +230,76 @@ impl Answer {
         }
     }
 
+    /// Approves the call `request` (of kind [`Request::APPROVAL`]) asks
+    /// about: its body runs with the arguments the model sent. The answer
+    /// carries the request's seal back, if it has one.
+    ///
+    /// ```
+    /// use toolresult::canonical::{Answer, Request};
+    /// let request = Request::new(Request::APPROVAL, "Approve `deploy`?").with_id("approval-1");
+    /// assert_eq!(serde_json::to_string(&Answer::approve(&request))?, r#"{"id":"approval-1","ok":true}"#);
+    /// assert_eq!(
+    ///     serde_json::to_string(&Answer::reject(&request, "not on a Friday"))?,
+    ///     r#"{"id":"approval-1","ok":false,"reason":"not on a Friday"}"#
+    /// );
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    #[must_use]
+    pub fn approve(request: &Request) -> Self {
+        Self::granted(&request.id, None).with_seal_of(request)
+    }
+
+    /// Approves the call `request` asks about with `arguments` in place of
+    /// the model's: the toolbox checks them against the tool's input
+    /// schema, and refuses an edit that does not fit
+    /// ([`ResumeError::EditRefused`](crate::toolbox::ResumeError::EditRefused)),
+    /// which the model never sees.
+    #[must_use]
+    pub fn approve_edited(request: &Request, arguments: Map<String, Value>) -> Self {
+        let data = Map::from_iter([(ARGUMENTS.to_owned(), Value::Object(arguments))]);
+        Self::granted(&request.id, Some(data)).with_seal_of(request)
+    }
+
+    /// Approves the call `request` asks about, and every later call of
+    /// the same tool in the turn (to keep it longer, give the tool to the
+    /// next turns: [`Turn::approve_always`](crate::toolbox::Turn::approve_always)).
+    #[must_use]
+    pub fn approve_always(request: &Request) -> Self {
+        let data = Map::from_iter([(ALWAYS.to_owned(), Value::Bool(true))]);
+        Self::granted(&request.id, Some(data)).with_seal_of(request)
+    }
+
+    /// Rejects the call `request` asks about: the call is answered with an
+    /// error result holding `message`, which the model reads, and is never
+    /// retried.
+    #[must_use]
+    pub fn reject(request: &Request, message: impl Into<String>) -> Self {
+        Self::declined(&request.id, message).with_seal_of(request)
+    }
+
+    /// The same answer carrying `request`'s seal (its `data.seal`), if it
+    /// has one: what an approval's answer must bring back.
+    #[must_use]
+    pub(crate) fn with_seal_of(mut self, request: &Request) -> Self {
+        if let Some(seal) = request.data.as_ref().and_then(|data| data.get(SEAL)) {
+            self.data
+                .get_or_insert_with(Map::new)
+                .insert(SEAL.to_owned(), seal.clone());
+        }
+        self
+    }
+
     /// Whether this answers `request` (the ids match).
     #[must_use]
     pub fn answers(&self, request: &Request) -> bool {
         !self.id.is_empty() && self.id == request.id
     }
 }
+
+/// The keys of an approval's request and answer `data`.
+pub(crate) const SEAL: &str = "seal";
+pub(crate) const ARGUMENTS: &str = "arguments";
+pub(crate) const ALWAYS: &str = "always";
 
 fn is_absent(value: &Option<String>) -> bool {
     value.as_deref().is_none_or(str::is_empty)

@@ -26,6 +26,8 @@ pub(crate) struct Definition {
     pub(crate) timeout: Option<Option<Duration>>,
     /// The budget the tool asks for ([`Tool::budget`](super::Tool::budget)).
     pub(crate) budget: Option<Budget>,
+    /// Whether a call needs approval ([`Tool::approval`](super::Tool::approval)).
+    pub(crate) approval: super::Approval,
     pub(crate) unexpected: Option<fn(&UnexpectedError) -> ToolError>,
 }
 
@@ -56,6 +58,7 @@ impl Definition {
             blocks: false,
             timeout: None,
             budget: None,
+            approval: super::Approval::never(),
             unexpected: None,
         }
     }
@@ -80,6 +83,14 @@ macro_rules! defined_tool {
             /// declarations carry it as annotations.
             pub fn with_safety(mut self, safety: $crate::tool::ToolSafety) -> Self {
                 self.definition.safety = safety;
+                self
+            }
+
+            /// The same tool needing a person's approval of its calls as
+            /// `approval` says ([`Tool::approval`](crate::tool::Tool::approval)):
+            /// see [`Approval`](crate::tool::Approval).
+            pub fn with_approval(mut self, approval: $crate::tool::Approval) -> Self {
+                self.definition.approval = approval;
                 self
             }
 
@@ -184,6 +195,17 @@ macro_rules! definition_accessors {
 
         fn timeout(&self) -> Option<Option<std::time::Duration>> {
             self.definition.timeout
+        }
+
+        fn approval(&self) -> $crate::tool::Approval {
+            self.definition.approval.clone()
+        }
+
+        fn check_arguments(&self, args: &$crate::tool::Arguments) -> Result<(), $crate::Lowered> {
+            match $crate::tool::InvalidArguments::decode_arguments::<Args>(args) {
+                Ok(_) => Ok(()),
+                Err(invalid) => Err(self.definition.finish(invalid.lower(&self.definition.name))),
+            }
         }
 
         fn budget(&self) -> Option<$crate::budget::Budget> {

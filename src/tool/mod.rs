@@ -55,6 +55,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod approval;
 mod arguments;
 mod artifact_reader;
 mod async_function;
@@ -78,6 +79,7 @@ use schemars::Schema;
 
 use crate::budget::Budget;
 
+pub use approval::Approval;
 pub use arguments::{Arguments, InvalidArguments};
 pub use artifact_reader::ArtifactReader;
 #[cfg(feature = "mcp-server")]
@@ -165,6 +167,39 @@ pub trait Tool: Send + Sync {
         None
     }
 
+    /// Whether a call needs a person's approval before its body runs
+    /// ([`Approval`]); by default never. A toolbox takes it as the tool's
+    /// own when it registers the tool (`#[tool(approval = ..)]` sets it).
+    fn approval(&self) -> Approval {
+        Approval::never()
+    }
+
+    /// Whether `args` decode into the tool's arguments: the error result
+    /// a call with them is answered with when they do not. A toolbox asks
+    /// it before a person is asked to approve a call, and of arguments a
+    /// person edited. By default every argument is taken (the body judges
+    /// them); a typed tool decodes them as its call would.
+    ///
+    /// ```
+    /// use toolresult::tool::{self, Arguments, Tool};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Args { days: u8 }
+    ///
+    /// let forecast = tool::function("forecast", "Forecast", |a: Args| a.days.to_string())?;
+    /// assert!(forecast.check_arguments(&Arguments::Text(r#"{"days": 3}"#.into())).is_ok());
+    /// let refused = forecast.check_arguments(&Arguments::Text(r#"{"days": "x"}"#.into())).unwrap_err();
+    /// assert!(refused.result.output.contains("invalid arguments at `days`"));
+    /// # Ok::<(), toolresult::tool::InvalidToolName>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The arguments do not decode: the bad-arguments result.
+    fn check_arguments(&self, args: &Arguments) -> Result<(), crate::Lowered> {
+        let _ = args;
+        Ok(())
+    }
+
     /// Calls the tool: the one way to call it. `args` are the model's
     /// arguments as the provider sent them (JSON text, as OpenAI sends it,
     /// or a JSON value; empty text and `null` read as `{}`); `cx` is the
@@ -227,6 +262,12 @@ macro_rules! forward_tool {
             }
             fn budget(&self) -> Option<Budget> {
                 (**self).budget()
+            }
+            fn approval(&self) -> Approval {
+                (**self).approval()
+            }
+            fn check_arguments(&self, args: &Arguments) -> Result<(), crate::Lowered> {
+                (**self).check_arguments(args)
             }
             fn call<'a>(&'a self, args: &Arguments, cx: &CallContext<'_>) -> Calling<'a> {
                 (**self).call(args, cx)

@@ -26,13 +26,15 @@ use crate::tool::{
 };
 
 impl<D: Driver> CallRun<'_, D> {
-    /// Attempt number `attempt` of the call, with `answer` if the call
+    /// Attempt number `attempt` of the call with `arguments` (the model's,
+    /// or a person's edit of them), with `answer` if the call
     /// resumes, under its timeout, and what its retry policy says after
     /// it; a call of a tool the toolbox does not have is answered with
     /// [`UnknownTool`](super::UnknownTool) and a decision to stop.
     pub(super) fn attempt<'a>(
         &'a self,
         registered: Option<&'a Registered>,
+        arguments: &'a Arguments,
         answer: Option<&'a Answer>,
         attempt: u32,
     ) -> impl Future<Output = Attempt> + Send + 'a {
@@ -56,7 +58,6 @@ impl<D: Driver> CallRun<'_, D> {
                 answer,
                 self.turn.scope,
             );
-            let arguments = &self.call.arguments;
             let lowered = if tool.blocks() {
                 let call = off_executor(Arc::clone(tool), arguments, &cx);
                 within(deadline.as_ref(), tool.name(), &slot, call).await

@@ -38,6 +38,17 @@
 //! resumed ([`Turn::resume`]) runs it again and the tool reads the answer
 //! from its context.
 //!
+//! A call that needs a person's approval (declared on the tool or its
+//! registration: [`Approval`](crate::tool::Approval)) is parked before its
+//! body runs, on a request of kind
+//! [`APPROVAL`](crate::canonical::Request::APPROVAL) showing the tool, the
+//! arguments and why; its arguments are checked first. The decision is an
+//! answer: [`Answer::approve`](crate::canonical::Answer::approve), with
+//! edited arguments, always for the rest of the turn, or
+//! [`reject`](crate::canonical::Answer::reject) with a message the model
+//! reads. [`Toolbox::seal_approvals`] refuses answers made up, changed,
+//! replayed or for another call.
+//!
 //! A synchronous tool runs inside the turn's task unless it
 //! [blocks](crate::tool::Tool::blocks) its thread, which runs it on tokio's
 //! blocking pool, where its timeout can answer the call; no thread is
@@ -49,7 +60,8 @@
 //! `gen_ai.operation.name = execute_tool`, `gen_ai.tool.name`,
 //! `gen_ai.tool.call.id`, `gen_ai.tool.type = function`, and on failure
 //! `error.type`, the source's type name, never its text), with an event per
-//! retry.
+//! retry and per approval asked and decided (`approval.decision`: which
+//! decision, never the arguments or a message).
 //!
 //! ```
 //! use toolresult::provider::{Anthropic, PartPolicy, Provider};
@@ -82,6 +94,8 @@
 //! ```
 
 pub(crate) mod answers;
+mod approval;
+mod approval_seal;
 mod attempt;
 mod driver;
 mod errors;

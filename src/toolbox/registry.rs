@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::budget::{ArtifactStore, Budget, MemoryStore};
 use crate::retry::RetryPolicy;
 use crate::tool::ArtifactReader;
-use crate::tool::{self, Tool, Values};
+use crate::tool::{self, Approval, Tool, Values};
 
 use super::RegisterError;
 
@@ -61,6 +61,8 @@ pub struct Toolbox {
     pub(super) early: bool,
     /// Whether the reader of `artifacts` is registered.
     reader: bool,
+    /// The keyring that seals approvals, and the approvals answered.
+    pub(super) approvals: super::approval_seal::Sealing,
 }
 
 /// One registered tool and its own settings.
@@ -72,7 +74,8 @@ pub(super) struct Registered {
 
 /// How one registered tool's calls run, where they differ from the
 /// toolbox's defaults; returned by [`Toolbox::register`], which starts them
-/// from what the tool asks for ([`Tool::timeout`], [`Tool::budget`]).
+/// from what the tool asks for ([`Tool::timeout`], [`Tool::budget`],
+/// [`Tool::approval`]).
 /// (Whether a tool blocks its thread is the tool's own to say:
 /// [`Tool::blocks`].)
 #[derive(Debug, Clone, Default)]
@@ -81,6 +84,7 @@ pub struct ToolOptions {
     pub(super) retry: Option<RetryPolicy>,
     pub(super) budget: Option<Budget>,
     pub(super) early: Option<bool>,
+    pub(super) approval: Approval,
 }
 
 impl ToolOptions {
@@ -100,6 +104,27 @@ impl ToolOptions {
     /// This tool's output budget, in place of the toolbox's.
     pub fn budget(&mut self, budget: Budget) -> &mut Self {
         self.budget = Some(budget);
+        self
+    }
+
+    /// Whether this tool's calls need a person's approval before the body
+    /// runs, in place of what the tool declares ([`Tool::approval`]).
+    ///
+    /// ```
+    /// use toolresult::tool::{self, Approval};
+    /// use toolresult::toolbox::Toolbox;
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Path { path: String }
+    ///
+    /// let mut toolbox = Toolbox::new();
+    /// toolbox
+    ///     .register(tool::function("rm", "Delete a file", |p: Path| p.path)?)?
+    ///     .approval(Approval::always());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn approval(&mut self, approval: Approval) -> &mut Self {
+        self.approval = approval;
         self
     }
 
@@ -139,6 +164,7 @@ impl Toolbox {
             values: None,
             early: false,
             reader: false,
+            approvals: super::approval_seal::Sealing::default(),
         }
     }
 
@@ -244,9 +270,9 @@ impl Toolbox {
         self
     }
 
-    /// Adds a tool, with the timeout and budget it asks for
-    /// ([`Tool::timeout`], [`Tool::budget`]: what `#[tool(timeout = ..,
-    /// budget = ..)]` gives) and the toolbox's defaults for the rest; the
+    /// Adds a tool, with the timeout, budget and approval it asks for
+    /// ([`Tool::timeout`], [`Tool::budget`], [`Tool::approval`]: what
+    /// `#[tool(timeout = .., budget = .., approval = ..)]` gives) and the toolbox's defaults for the rest; the
     /// returned options set its own.
     ///
     /// # Errors
@@ -267,6 +293,7 @@ impl Toolbox {
             retry: None,
             budget: tool.budget(),
             early: None,
+            approval: tool.approval(),
         };
         self.by_name.insert(name.clone(), self.entries.len());
         self.entries.push(Registered {

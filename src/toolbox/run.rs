@@ -8,14 +8,15 @@
 
 use std::collections::BTreeMap;
 use std::future::Future;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex};
 
 use futures_util::future::try_join_all;
 use futures_util::stream::FuturesUnordered;
 use futures_util::{FutureExt, StreamExt};
 use tokio_util::sync::CancellationToken;
 
+use super::approval::Gate;
 use super::driver::InProcess;
 use super::turn::check_answer;
 use super::{Attempt, CallOutcome, Driver, ResumeError, Toolbox, Turn, answers};
@@ -106,13 +107,16 @@ impl Toolbox {
             values,
             observer,
             cancellation,
+            approved,
         } = turn.into();
+        let approved = Mutex::new(approved);
         // The caller's values and observer are dropped with the turn: a
         // `Drop` of theirs that panics must not take the outcomes with it.
         let scope = QuietScope::of(self, values, observer);
         let turn = TurnRun {
             scope: &scope.0,
             cancellation: cancellation.as_ref(),
+            approved: &approved,
         };
         let answer = |index: usize| answers.get(index).and_then(Option::as_ref);
         let limit = if D::CONCURRENT { self.concurrency } else { 1 }.max(1);
@@ -243,6 +247,8 @@ where
 pub(super) struct TurnRun<'a> {
     pub(super) scope: &'a Scope,
     pub(super) cancellation: Option<&'a CancellationToken>,
+    /// The tools whose calls need no approval for the rest of the turn.
+    pub(super) approved: &'a Mutex<Vec<String>>,
 }
 
 /// One call of a running turn, and all that answering it reads.
@@ -258,11 +264,11 @@ pub(super) struct CallRun<'a, D> {
 }
 
 /// How a call ended, its call aside.
-struct Ended {
-    lowered: Lowered,
-    attempts: u32,
-    stop: StopReason,
-    not_resumed: Option<Box<ResumeError>>,
+pub(super) struct Ended {
+    pub(super) lowered: Lowered,
+    pub(super) attempts: u32,
+    pub(super) stop: StopReason,
+    pub(super) not_resumed: Option<Box<ResumeError>>,
 }
 
 impl<D: Driver> CallRun<'_, D> {
@@ -283,6 +289,22 @@ impl<D: Driver> CallRun<'_, D> {
         async move {
             let (call, driver) = (self.call, self.driver);
             let registered = self.toolbox.entry(&call.name);
+            // A call that needs approval is parked before its body runs.
+            let (mut given, mut arguments) = (self.answer, None);
+            if let Some(registered) = registered
+                && !registered.options.approval.is_never()
+            {
+                match self.approve(registered).await? {
+                    Gate::Answered(ended) => return Ok(ended),
+                    Gate::Run { consumed, edited } => {
+                        if consumed {
+                            given = None;
+                        }
+                        arguments = edited;
+                    }
+                }
+            }
+            let arguments = arguments.as_ref().unwrap_or(&call.arguments);
             // The answer the driver resumed the call with.
             let mut resumed: Option<Box<Answer>> = None;
             let mut attempts: u32 = 0;
@@ -295,8 +317,8 @@ impl<D: Driver> CallRun<'_, D> {
                         let tried = attempts.saturating_add(attempt);
                         self.tried.store(tried, Ordering::Relaxed);
                     }
-                    let answer = resumed.as_deref().or(self.answer);
-                    let attempting = self.attempt(registered, answer, attempt);
+                    let answer = resumed.as_deref().or(given);
+                    let attempting = self.attempt(registered, arguments, answer, attempt);
                     let Attempt { lowered, decision } =
                         driver.step(call, run, attempt, attempting).await?;
                     match decision {

@@ -88,7 +88,9 @@ impl Toolbox {
             values,
             observer,
             cancellation,
+            approved,
         } = turn.into();
+        let approved = std::sync::Mutex::new(approved);
         let scope = QuietScope::of(self, values, observer);
         // The calls' own token: the caller's cancels it, and so does a
         // message that does not finish, reaching the calls started early.
@@ -99,6 +101,7 @@ impl Toolbox {
         let turn = TurnRun {
             scope: &scope.0,
             cancellation: Some(&token),
+            approved: &approved,
         };
         let driver = InProcess;
         let limit = self.concurrency.max(1);

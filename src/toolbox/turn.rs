@@ -63,6 +63,8 @@ pub struct Turn {
     pub(super) values: Option<Values>,
     pub(super) observer: Option<Observer>,
     pub(super) cancellation: Option<CancellationToken>,
+    /// The tools whose calls need no approval in this turn.
+    pub(super) approved: Vec<String>,
 }
 
 /// Why a call could not be resumed.
@@ -102,6 +104,51 @@ pub enum ResumeError {
         /// The id the answer carries (cut to 64 characters).
         answer: String,
     },
+    /// The answer to an approval carries no seal, and the toolbox seals
+    /// approvals ([`Toolbox::seal_approvals`](super::Toolbox::seal_approvals)).
+    #[error("the answer to approval request `{request}` carries no seal")]
+    Unsealed {
+        /// The request's id (cut to 64 characters).
+        request: String,
+    },
+    /// The answer's seal is not one of the toolbox's: made up, or changed
+    /// on the way.
+    #[error("the seal of the answer to approval request `{request}` is forged: {why}")]
+    Forged {
+        /// The request's id (cut to 64 characters).
+        request: String,
+        /// What was wrong with the seal.
+        why: String,
+    },
+    /// The answer's seal is genuine but was issued for another call:
+    /// `field` names what differs (`call`, `tool`, `arguments` or
+    /// `request`): an answer for another call, or for the call with its
+    /// arguments changed since it was parked.
+    #[error(
+        "the seal of the answer to approval request `{request}` was issued for another call: its `{field}` differs"
+    )]
+    OtherCall {
+        /// The request's id (cut to 64 characters).
+        request: String,
+        /// The binding field that differs.
+        field: String,
+    },
+    /// The answer was already used to resume the call: an approval
+    /// resumes a call once.
+    #[error("the answer to approval request `{request}` was already used")]
+    Replayed {
+        /// The request's id (cut to 64 characters).
+        request: String,
+    },
+    /// The arguments a person edited do not fit the tool's input schema;
+    /// the model never sees them.
+    #[error("the edited arguments of approval request `{request}` do not fit the tool: {why}")]
+    EditRefused {
+        /// The request's id (cut to 64 characters).
+        request: String,
+        /// The tool's words for what does not fit (cut to 512 characters).
+        why: String,
+    },
     /// The call was resumed as many times as one turn allows
     /// ([`Toolbox::MAX_RESUMES`](super::Toolbox::MAX_RESUMES)) and parked
     /// again.
@@ -139,11 +186,15 @@ impl Turn {
     /// ([`CallContext::answer`](crate::tool::CallContext::answer)). The same
     /// timeout and retries apply as on its first run.
     ///
+    /// A call that needs a person's approval
+    /// ([`Approval`](crate::tool::Approval)) parks before its body runs;
+    /// a call may also park on a request of its own body:
+    ///
     /// ```
     /// use serde_json::json;
     /// use toolresult::canonical::{Answer, Request};
     /// use toolresult::provider::Call;
-    /// use toolresult::tool::{self, Arguments, CallContext};
+    /// use toolresult::tool::{self, Approval, Arguments, CallContext};
     /// use toolresult::toolbox::{Toolbox, Turn};
     /// use toolresult::ToolResult;
     ///
@@ -152,23 +203,37 @@ impl Turn {
     ///
     /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
     /// let mut toolbox = Toolbox::new();
-    /// toolbox.register(tool::function("deploy", "Deploy", |_: NoArgs, cx: &CallContext| {
-    ///     match cx.answer() {
-    ///         Some(answer) if answer.ok => ToolResult::<&str>::ok("deployed"),
-    ///         Some(_) => ToolResult::ok("declined"),
-    ///         None => ToolResult::pending(Request::input("Deploy?").with_id("approve-1")),
+    /// toolbox.register(tool::function("deploy", "Deploy", |_: NoArgs| "deployed")?
+    ///     .with_approval(Approval::always()))?;
+    /// toolbox.register(tool::function("greet", "Greet", |_: NoArgs, cx: &CallContext| {
+    ///     match cx.answer().and_then(|answer| answer.data.as_ref()) {
+    ///         Some(data) => ToolResult::<String>::ok(format!("hello {}", data["name"])),
+    ///         None => ToolResult::pending(Request::input("Your name?").with_id("name-1")),
     ///     }
     /// })?)?;
-    /// let parked = toolbox.run([Call::new("c1", "deploy", Arguments::Json(json!({})))]).await;
-    /// assert!(parked[0].is_pending());
+    /// let parked = toolbox.run([
+    ///     Call::new("c1", "deploy", Arguments::Json(json!({}))),
+    ///     Call::new("c2", "greet", Arguments::Json(json!({}))),
+    /// ]).await;
+    /// assert!(parked.iter().all(|outcome| outcome.is_pending()));
     ///
-    /// let turn = Turn::default().resume(&parked[0], Answer::granted("approve-1", None))?;
+    /// let approval = parked[0].lowered.result.pending_request().unwrap();
+    /// let name = serde_json::Map::from_iter([("name".to_owned(), json!("Ada"))]);
+    /// let turn = Turn::default()
+    ///     .resume(&parked[0], Answer::approve(&approval))?
+    ///     .resume(&parked[1], Answer::granted("name-1", Some(name)))?;
     /// let done = toolbox.run(turn).await;
     /// assert_eq!(done[0].lowered.result.output, "deployed");
+    /// assert_eq!(done[1].lowered.result.output, r#"hello "Ada""#);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// # })?;
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
+    ///
+    /// An answer to an approval is checked further when the turn runs
+    /// (its seal, an edit against the tool's schema); one refused leaves
+    /// the call parked, saying why in
+    /// [`CallOutcome::not_resumed`](super::CallOutcome::not_resumed).
     ///
     /// # Errors
     /// The call is not parked on a request, or `answer` is for another one.
@@ -183,6 +248,15 @@ impl Turn {
         self.answers.push(Some(answer));
         self.calls.push(parked.call.clone());
         Ok(self)
+    }
+
+    /// The same turn with every call of the tool `name` approved without
+    /// asking (see [`Approval`](crate::tool::Approval)): how a caller
+    /// keeps an [`Answer::approve_always`] beyond the turn it was given
+    /// in, in a store of its own (a user's session, say).
+    pub fn approve_always(mut self, name: impl Into<String>) -> Self {
+        self.approved.push(name.into());
+        self
     }
 
     /// The same turn with `value` attached (in place of one of its type):
@@ -230,6 +304,7 @@ impl fmt::Debug for Turn {
             .field("calls", &self.calls)
             .field("answers", &self.answers)
             .field("cancellation", &self.cancellation)
+            .field("approved", &self.approved)
             .finish_non_exhaustive()
     }
 }

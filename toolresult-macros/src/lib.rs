@@ -64,7 +64,10 @@ use options::Options;
 /// expression>` (the tool's `timeout()` and `budget()`, which a `Toolbox`
 /// takes as the tool's own when it registers it), `blocking` (a
 /// synchronous body that blocks its thread), `unexpected = <a
-/// fn(&UnexpectedError) -> ToolError>`.
+/// fn(&UnexpectedError) -> ToolError>`, `approval = always` (or `never`,
+/// or a `fn(&A, &CallContext) -> Option<String>` saying why a call needs
+/// a person's approval, `A` any type the arguments decode into: a struct
+/// of the fields it reads, or `serde_json::Value`; see `tool::Approval`).
 ///
 /// ```
 /// use toolresult::tool;

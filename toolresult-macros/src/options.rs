@@ -26,6 +26,9 @@ pub(crate) struct Options {
     pub(crate) blocking: Option<Span>,
     /// `unexpected = path`: a `fn(&UnexpectedError) -> ToolError`.
     pub(crate) unexpected: Option<Path>,
+    /// `approval = always`, `never`, or a path to a
+    /// `fn(&Args, &CallContext) -> Option<String>`.
+    pub(crate) approval: Option<Path>,
 }
 
 /// The `ToolSafety` variants, as the attribute spells them.
@@ -98,12 +101,16 @@ impl Options {
                 let path: Path = meta.value()?.parse()?;
                 set(&mut self.unexpected, path, meta)
             }
+            "approval" => {
+                let path: Path = meta.value()?.parse()?;
+                set(&mut self.approval, path, meta)
+            }
             _ => Err(meta.error(unknown())),
         }
     }
 
-    /// The `title`, `ToolSafety`, `blocking` and `unexpected` calls on a
-    /// built tool.
+    /// The `title`, `ToolSafety`, `blocking`, `unexpected` and `approval`
+    /// calls on a built tool.
     pub(crate) fn builders(&self) -> TokenStream {
         let mut calls = TokenStream::new();
         if let Some(title) = &self.title {
@@ -117,6 +124,16 @@ impl Options {
         }
         if let Some(path) = &self.unexpected {
             calls.extend(quote!(.with_unexpected_message(#path)));
+        }
+        if let Some(path) = &self.approval {
+            let approval = quote!(::toolresult::tool::Approval);
+            calls.extend(if path.is_ident("always") {
+                quote!(.with_approval(#approval::always()))
+            } else if path.is_ident("never") {
+                quote!(.with_approval(#approval::never()))
+            } else {
+                quote!(.with_approval(#approval::when(#path)))
+            });
         }
         calls
     }
@@ -142,7 +159,7 @@ impl Options {
 }
 
 fn unknown() -> &'static str {
-    "unknown `#[tool]` option: write `name = \"...\"`, `description = \"...\"`, `title = \"...\"`, `safety = ReadOnly`, `timeout = \"30s\"`, `budget = <Budget>`, `blocking` or `unexpected = <fn>`"
+    "unknown `#[tool]` option: write `name = \"...\"`, `description = \"...\"`, `title = \"...\"`, `safety = ReadOnly`, `timeout = \"30s\"`, `budget = <Budget>`, `blocking`, `unexpected = <fn>` or `approval = always | never | <fn>`"
 }
 
 fn set<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {

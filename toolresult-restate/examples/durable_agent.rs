@@ -4,8 +4,9 @@
 //!
 //! Two tools: `get_weather`, whose service drops the first connection (a
 //! transient failure, retried after a durable timer), and `deploy`, which
-//! waits for a person's approval (a Restate awakeable). The approval
-//! request is printed with the `curl` command that answers it.
+//! needs a person's approval before its body runs (a Restate awakeable).
+//! The approval request is printed with the `curl` command that answers
+//! it.
 //!
 //! Run with `cargo run -p toolresult-restate --example durable_agent`
 //! (listens on 127.0.0.1:9080, or the address given as the first
@@ -18,10 +19,9 @@ use std::time::Duration;
 
 use restate_sdk::prelude::*;
 use serde_json::Value;
-use toolresult::canonical::Request;
 use toolresult::provider::{Anthropic, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
-use toolresult::tool::{self, CallContext, ToolSafety};
+use toolresult::tool::{self, Approval, ToolSafety};
 use toolresult::toolbox::Toolbox;
 use toolresult::{Failure, ToolError, ToolResult};
 use toolresult_restate::{Parked, run_turn};
@@ -54,30 +54,26 @@ fn get_weather(args: City) -> ToolResult<String> {
     ToolResult::ok(format!("-3.5 °C and snowing in {}", args.city))
 }
 
-/// Asks a person first, and acts on their answer.
-fn deploy(args: Deploy, cx: &CallContext) -> ToolResult<String> {
-    match cx.answer() {
-        Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
-        Some(answer) => ToolResult::fail(ToolError::new(format!(
-            "the deploy of {} was declined: {}",
-            args.version,
-            answer.reason.clone().unwrap_or_default()
-        ))),
-        None => ToolResult::pending(
-            Request::input(format!("Deploy {} to production?", args.version))
-                .with_id(format!("approve-{}", args.version)),
-        ),
-    }
+/// Runs once a person approved the call (declared where it is
+/// registered): the call waits in an awakeable until then.
+fn deploy(args: Deploy) -> String {
+    format!("deployed {}", args.version)
 }
 
 /// Where a person is told of an approval to give: here, this process's
-/// output, with the command that answers it.
+/// output, with the arguments and the command that answers it.
 async fn ask(parked: Parked) -> Result<(), HandlerError> {
+    let arguments = parked
+        .request
+        .data
+        .as_ref()
+        .and_then(|data| data.get("arguments"))
+        .map(Value::to_string)
+        .unwrap_or_default();
     println!(
-        "approval needed: {}\n  request: {}\n  answer:  curl -X POST http://127.0.0.1:8080/restate/awakeables/{}/resolve \
+        "approval needed: {}\n  arguments: {arguments}\n  answer:  curl -X POST http://127.0.0.1:8080/restate/awakeables/{}/resolve \
          -H 'content-type: application/json' -d '{{\"id\":\"{}\",\"ok\":true}}'",
         parked.request.prompt,
-        serde_json::to_string(&parked.request)?,
         parked.awakeable_id(),
         parked.request.id,
     );
@@ -118,7 +114,8 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     )?;
     toolbox.register(
         tool::function("deploy", "Deploy a version to production", deploy)?
-            .with_safety(ToolSafety::IdempotentDestructive),
+            .with_safety(ToolSafety::IdempotentDestructive)
+            .with_approval(Approval::always()),
     )?;
     Ok(toolbox)
 }

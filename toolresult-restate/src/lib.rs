@@ -23,11 +23,9 @@
 //!
 //! ```no_run
 //! use restate_sdk::prelude::*;
-//! use toolresult::canonical::Request;
 //! use toolresult::provider::{Anthropic, PartPolicy, Provider};
-//! use toolresult::tool::{self, CallContext, ToolSafety};
+//! use toolresult::tool::{self, Approval, ToolSafety};
 //! use toolresult::toolbox::Toolbox;
-//! use toolresult::ToolResult;
 //! use toolresult_restate::{run_turn, Parked};
 //!
 //! #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -35,16 +33,10 @@
 //!     version: String,
 //! }
 //!
-//! /// Asks a person first, and acts on their answer.
-//! fn deploy(args: Deploy, cx: &CallContext) -> ToolResult<String> {
-//!     match cx.answer() {
-//!         Some(answer) if answer.ok => ToolResult::ok(format!("deployed {}", args.version)),
-//!         Some(_) => ToolResult::ok(format!("{} was not deployed: declined", args.version)),
-//!         None => ToolResult::pending(
-//!             Request::input(format!("Deploy {}?", args.version))
-//!                 .with_id(format!("approve-{}", args.version)),
-//!         ),
-//!     }
+//! /// Runs once a person approved the call (declared below): the
+//! /// approval waits in an awakeable, for days if need be.
+//! fn deploy(args: Deploy) -> String {
+//!     format!("deployed {}", args.version)
 //! }
 //!
 //! struct Agent {
@@ -63,7 +55,9 @@
 //!     ) -> HandlerResult<Json<serde_json::Value>> {
 //!         let calls = Anthropic::read_calls(&message.to_string()).map_err(TerminalError::from_error)?;
 //!         let outcomes = run_turn(&ctx, &self.toolbox, calls, |parked: Parked| async move {
-//!             // Tell a person: a chat message, an email, a page.
+//!             // Tell a person: a chat message, an email, a page. They
+//!             // resolve the awakeable with `Answer::approve(&request)` or
+//!             // `Answer::reject(&request, "why")` as JSON.
 //!             println!("{} -> resolve awakeable {}", parked.request.prompt, parked.awakeable_id());
 //!             Ok::<_, HandlerError>(())
 //!         })
@@ -78,7 +72,8 @@
 //!     let mut toolbox = Toolbox::new();
 //!     toolbox.register(
 //!         tool::function("deploy", "Deploy a version", deploy)?
-//!             .with_safety(ToolSafety::IdempotentDestructive),
+//!             .with_safety(ToolSafety::IdempotentDestructive)
+//!             .with_approval(Approval::always()),
 //!     )?;
 //!     HttpServer::new(Endpoint::builder().bind(Agent { toolbox }).build())
 //!         .listen_and_serve("127.0.0.1:9080".parse()?)

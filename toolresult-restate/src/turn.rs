@@ -32,7 +32,9 @@ use crate::Parked;
 ///   resumed with an answer): the toolbox's
 ///   [`Attempt`](toolresult::toolbox::Attempt) as JSON, its canonical
 ///   result, a summary of its Rust channel (never the source's text) and
-///   the policy's decision, jitter included. After
+///   the policy's decision, jitter included; a call that needs a person's
+///   approval ([`Approval`](toolresult::tool::Approval)) is parked in a
+///   step named `call <id> approval`, before its body runs. After
 ///   a crash or a replay a journaled attempt is read back, never run again;
 ///   an attempt the process died in runs again. Restate does not retry a
 ///   step itself: a failure is the step's value, and retrying is the
@@ -50,7 +52,13 @@ use crate::Parked;
 ///   for days if need be) until the awakeable is resolved; the
 ///   [`Answer`] it is resolved with goes to the toolbox, which decides, as
 ///   for any driver, whether it resumes the call. A body that is not an
-///   `Answer` answers the call with its pending request.
+///   `Answer` answers the call with its pending request. An approval's
+///   decision is the awakeable's value, journaled: after a crash the body
+///   of an approved call runs once, with the decision read back, and a
+///   toolbox that seals approvals
+///   ([`Toolbox::seal_approvals`](toolresult::toolbox::Toolbox::seal_approvals))
+///   refuses an answer without the request's seal, for another call, or
+///   made up by whoever can reach Restate's ingress.
 ///
 /// What the turn carries besides its calls is the handler's, not the
 /// journal's: its values are attached again each time Restate runs the
@@ -167,10 +175,11 @@ where
         attempt: u32,
         attempting: impl Future<Output = Attempt> + Send,
     ) -> Result<Attempt, TerminalError> {
-        let name = if run == 0 {
-            format!("call {} attempt {attempt}", call.id)
-        } else {
-            format!("call {} run {run} attempt {attempt}", call.id)
+        let name = match (run, attempt) {
+            // The toolbox parking a call for a person's approval.
+            (0, 0) => format!("call {} approval", call.id),
+            (0, _) => format!("call {} attempt {attempt}", call.id),
+            _ => format!("call {} run {run} attempt {attempt}", call.id),
         };
         // Restate does not retry the step itself: a failure is the
         // step's value, and retrying is the policy's.

@@ -24,10 +24,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use restate_sdk::prelude::*;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-use toolresult::canonical::Request;
+use toolresult::canonical::{Answer, Request};
 use toolresult::provider::{Answered, Anthropic, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
-use toolresult::tool::{self, CallContext, CallEvent, LogLevel, ToolSafety};
+use toolresult::seal::Keyring;
+use toolresult::tool::{self, Approval, CallContext, CallEvent, LogLevel, ToolSafety};
 use toolresult::toolbox::{Toolbox, Turn};
 use toolresult::{Failure, ToolError, ToolResult};
 use toolresult_restate::{Parked, run_turn};
@@ -87,7 +88,7 @@ type Check = fn(&Harness) -> Result<(), String>;
 fn run_all(server: &Path) -> Result<usize, String> {
     let harness = Harness::start(server)?;
     // The kill-and-restart check goes last: it restarts the service.
-    let checks: [(&str, Check); 10] = [
+    let checks: [(&str, Check); 14] = [
         ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
         (
             "a_permanent_failure_is_not_retried_and_answers_the_call",
@@ -116,8 +117,24 @@ fn run_all(server: &Path) -> Result<usize, String> {
             cancelled_turn,
         ),
         (
+            "a_declared_approval_parks_before_the_body_and_each_decision_resumes_it",
+            declared_approval,
+        ),
+        (
+            "an_approval_always_covers_the_rest_of_the_turn",
+            always_approved,
+        ),
+        (
+            "an_unsealed_answer_to_a_sealed_approval_is_refused",
+            unsealed_approval,
+        ),
+        (
             "a_completed_tool_is_not_run_again_after_the_service_is_killed",
             killed_service,
+        ),
+        (
+            "an_approved_body_runs_once_when_the_service_is_killed_between",
+            killed_after_approval,
         ),
     ];
     let (mut passed, mut failed) = (0, 0);
@@ -396,6 +413,134 @@ fn cancelled_turn(h: &Harness) -> Result<(), String> {
     )
 }
 
+/// The approval request a call parked on, as sent to `notify`.
+fn approval_request(h: &Harness, call: &str) -> Result<(Request, String), String> {
+    let parked = h.parked(call, 1)?;
+    let request: Request =
+        serde_json::from_value(parked[0].clone()).map_err(|e| format!("{e}: {}", parked[0]))?;
+    expect_eq(&request.kind.as_str(), &"approval", "request kind")?;
+    let awakeable = h.awakeable(call)?;
+    Ok((request, awakeable))
+}
+
+/// A person's decision on a request.
+type Decide = dyn Fn(&Request) -> Answer;
+
+fn declared_approval(h: &Harness) -> Result<(), String> {
+    let edit = |request: &Request| {
+        let key = serde_json::Map::from_iter([("key".to_owned(), json!("launch-edited"))]);
+        Answer::approve_edited(request, key)
+    };
+    let reject = |request: &Request| Answer::reject(request, "not today");
+    let cases: [(&str, &Decide, &str, [u32; 2]); 3] = [
+        (
+            "toolu_launch_ok",
+            &Answer::approve,
+            "launched launch-ok",
+            [1, 0],
+        ),
+        ("toolu_launch_edit", &edit, "launched launch-edited", [0, 1]),
+        (
+            "toolu_launch_no",
+            &reject,
+            r#"{"error":{"message":"the call of `launch` was rejected: not today","suggestion":"do not call it again as it was; go on without it, or ask the user"}}"#,
+            [0, 1],
+        ),
+    ];
+    // `edited`: the runs with the edit so far, in this turn and before.
+    for (id, answer, content, [runs, edited]) in cases {
+        let key = id.trim_start_matches("toolu_").replace('_', "-");
+        let invocation = h.send_turn(&[(id, "launch", json!({"key": key}))])?;
+        let (request, awakeable) = approval_request(h, id)?;
+        expect_eq(&h.count(&key), &0, "runs before the decision")?;
+        let decided = serde_json::to_value(answer(&request)).map_err(|e| e.to_string())?;
+        h.resolve(&awakeable, &decided)?;
+        let turn = h.attach(&invocation)?;
+        expect_eq(
+            &turn.reply["content"][0]["content"],
+            &json!(content),
+            "reply",
+        )?;
+        expect_eq(&h.count(&key), &runs, "runs of the body")?;
+        expect_eq(&h.count("launch-edited"), &edited, "runs with the edit")?;
+        let journal = h.journal(&invocation)?;
+        let first = names_like(&journal, &format!("call {id}"));
+        expect_eq(
+            &first.first().map(String::as_str),
+            &Some(format!("call {id} approval").as_str()),
+            "the approval step",
+        )?;
+    }
+    Ok(())
+}
+
+/// The first of two calls of the tool approved always: the second is not
+/// asked about, and both run once.
+fn always_approved(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[
+        ("toolu_always_1", "launch", json!({"key": "always-1"})),
+        ("toolu_always_2", "launch", json!({"key": "always-2"})),
+    ])?;
+    let (request, awakeable) = approval_request(h, "toolu_always_1")?;
+    let always =
+        serde_json::to_value(Answer::approve_always(&request)).map_err(|e| e.to_string())?;
+    h.resolve(&awakeable, &always)?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(
+        &turn.reply["content"][1]["content"],
+        &json!("launched always-2"),
+        "the second call's reply",
+    )?;
+    expect_eq(&(h.count("always-1"), h.count("always-2")), &(1, 1), "runs")?;
+    let asked = fs::read_to_string(h.state.path().join("parked-toolu_always_2.jsonl"));
+    expect_eq(
+        &asked.is_err(),
+        &true,
+        "the second call was not asked about",
+    )
+}
+
+fn unsealed_approval(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[("toolu_forge", "launch", json!({"key": "forge"}))])?;
+    let (request, awakeable) = approval_request(h, "toolu_forge")?;
+    // Made up by whoever can reach the ingress: no seal.
+    h.resolve(&awakeable, &json!({"id": request.id, "ok": true}))?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(&turn.outcomes[0]["pending"], &json!(true), "still parked")?;
+    expect_eq(
+        &turn.outcomes[0]["notResumed"],
+        &json!(format!(
+            "the answer to approval request `{}` carries no seal",
+            request.id
+        )),
+        "why",
+    )?;
+    expect_eq(&h.count("forge"), &0, "runs of the body")
+}
+
+/// The service is killed once the call is parked; the person approves
+/// while it is down; the restarted service runs the body once.
+fn killed_after_approval(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[("toolu_kill", "launch", json!({"key": "kill"}))])?;
+    let (request, awakeable) = approval_request(h, "toolu_kill")?;
+    if let Some(mut old) = h.service.borrow_mut().take() {
+        let _ = old.0.kill();
+        let _ = old.0.wait();
+    }
+    let approve = serde_json::to_value(Answer::approve(&request)).map_err(|e| e.to_string())?;
+    h.resolve(&awakeable, &approve)?;
+    expect_eq(&h.count("kill"), &0, "runs while the service is down")?;
+    h.restart_service()?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(
+        &turn.reply["content"][0]["content"],
+        &json!("launched kill"),
+        "reply",
+    )?;
+    expect_eq(&h.count("kill"), &1, "runs of the body")?;
+    expect_eq(&h.parked("toolu_kill", 1)?.len(), &1, "requests sent")
+}
+
 fn killed_service(h: &Harness) -> Result<(), String> {
     let invocation = h.send_turn(&[
         ("toolu_charge", "charge", json!({"key": "charge"})),
@@ -493,6 +638,7 @@ impl TestAgent {
                     "stop": outcome.stop.as_str(),
                     "pending": outcome.is_pending(),
                     "channel": channel(&outcome.lowered.diagnostics),
+                    "notResumed": outcome.not_resumed.as_ref().map(ToString::to_string),
                 })
             })
             .collect();
@@ -589,7 +735,10 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
     let retry = RetryPolicy::new()
         .max_attempts(3)
         .backoff(Backoff::constant(Duration::from_millis(20)));
-    let mut toolbox = Toolbox::new().timeout(Duration::from_secs(30)).retry(retry);
+    let mut toolbox = Toolbox::new()
+        .timeout(Duration::from_secs(30))
+        .retry(retry)
+        .seal_approvals(Keyring::new([5u8; 32])?);
 
     // Transient twice, then a success.
     let dir = state.to_owned();
@@ -699,6 +848,16 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
             },
         )?
         .with_safety(ToolSafety::ReadOnly),
+    )?;
+
+    // Needs a person's approval before its body runs.
+    let dir = state.to_owned();
+    toolbox.register(
+        tool::function("launch", "Launches", move |args: Keyed| {
+            bump(&dir, &args.key);
+            format!("launched {}", args.key)
+        })?
+        .with_approval(Approval::always()),
     )?;
 
     // A side effect that must happen once: not idempotent, never retried.

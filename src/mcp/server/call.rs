@@ -62,6 +62,8 @@ where
                 stop: StopReason::Suspended,
                 not_resumed: None,
             };
+            // The server's own sealed state vouches for the answer.
+            let answer = toolbox.vouch(&parked.call, answer);
             Turn::default().resume(&parked, answer).ok()?
         }
         None => Turn::new([call]),

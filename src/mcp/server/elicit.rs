@@ -97,7 +97,9 @@ impl Driver for Elicit {
         let Some(params) = params(request, self.modes) else {
             return Ok(None);
         };
-        // A client that fails to answer, or does not answer in time (rmcp
+        // The client asked on this session answers it: an approval's seal
+        // goes back with its answer. A client that fails to answer, or
+        // does not answer in time (rmcp
         // then cancels the request), leaves the call parked: its pending
         // request is the answer, as for a client that cannot be asked.
         Ok(self
@@ -105,7 +107,7 @@ impl Driver for Elicit {
             .create_elicitation_with_timeout(params, Some(self.timeout))
             .await
             .ok()
-            .map(|result| answer(&request.id, result)))
+            .map(|result| answer(&request.id, result).with_seal_of(request)))
     }
 }
 
