@@ -73,6 +73,7 @@ impl McpClient {
         let transport = Tap {
             inner: transport.into_transport(),
             routes: routes.clone(),
+            discover: None,
         };
         let service = handler
             .serve_with_lifecycle(transport, lifecycle)

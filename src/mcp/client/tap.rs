@@ -4,7 +4,11 @@
 
 use std::borrow::Cow;
 
-use rmcp::model::{ServerJsonRpcMessage, ServerNotification};
+use rmcp::ErrorData;
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, JsonRpcError, JsonRpcVersion2_0, RequestId,
+    ServerJsonRpcMessage, ServerNotification, ServerResult,
+};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 
@@ -17,9 +21,15 @@ use super::routes::Routes;
 /// after the answer that followed it has reached its call: routed in the
 /// read loop instead, a report the server sent before its answer is with
 /// its call before the answer is.
+///
+/// It also reads a server's answer to `server/discover` that is not a
+/// discovery (a 2025 server answering every method it does not know with
+/// an empty result) as the refusal it means, `method not found`: the
+/// client then falls back to `initialize` rather than giving up.
 pub(super) struct Tap<T> {
     pub(super) inner: T,
     pub(super) routes: Routes,
+    pub(super) discover: Option<RequestId>,
 }
 
 impl<T: Transport<RoleClient>> Transport<RoleClient> for Tap<T> {
@@ -33,11 +43,28 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Tap<T> {
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        if let ClientJsonRpcMessage::Request(request) = &item
+            && matches!(request.request, ClientRequest::DiscoverRequest(_))
+        {
+            self.discover = Some(request.id.clone());
+        }
         self.inner.send(item)
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
         let message = self.inner.receive().await?;
+        if let ServerJsonRpcMessage::Response(response) = &message
+            && self.discover.as_ref() == Some(&response.id)
+        {
+            self.discover = None;
+            if !matches!(response.result, ServerResult::DiscoverResult(_)) {
+                return Some(ServerJsonRpcMessage::Error(JsonRpcError {
+                    jsonrpc: JsonRpcVersion2_0,
+                    id: Some(response.id.clone()),
+                    error: ErrorData::method_not_found::<rmcp::model::DiscoverRequestMethod>(),
+                }));
+            }
+        }
         if let ServerJsonRpcMessage::Notification(notification) = &message {
             match &notification.notification {
                 ServerNotification::ProgressNotification(progress) => {
