@@ -83,3 +83,79 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Tap<T> {
         self.inner.close()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// A transport whose server says what the test has it say.
+    struct Scripted(VecDeque<ServerJsonRpcMessage>);
+
+    impl Transport<RoleClient> for Scripted {
+        type Error = std::io::Error;
+
+        fn send(
+            &mut self,
+            _: TxJsonRpcMessage<RoleClient>,
+        ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+            std::future::ready(Ok(()))
+        }
+
+        async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+            self.0.pop_front()
+        }
+
+        async fn close(&mut self) -> Result<(), Self::Error> {
+            Ok(())
+        }
+    }
+
+    fn tap(said: &[Value]) -> Tap<Scripted> {
+        let said = said
+            .iter()
+            .map(|message| serde_json::from_value(message.clone()).unwrap())
+            .collect();
+        Tap {
+            inner: Scripted(said),
+            routes: Routes::default(),
+            discover: None,
+        }
+    }
+
+    async fn exchange(tap: &mut Tap<Scripted>) -> Value {
+        let discover: ClientJsonRpcMessage = serde_json::from_value(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {}}),
+        )
+        .unwrap();
+        tap.send(discover).await.unwrap();
+        serde_json::to_value(tap.receive().await.unwrap()).unwrap()
+    }
+
+    #[tokio::test]
+    async fn an_answer_to_discover_that_is_no_discovery_is_method_not_found() {
+        let mut empty = tap(&[json!({"jsonrpc": "2.0", "id": 1, "result": {}})]);
+        let read = exchange(&mut empty).await;
+        assert_eq!(read["error"]["code"], -32601, "{read}");
+        assert_eq!(read["id"], 1, "{read}");
+
+        let discovery = json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "resultType": "complete", "supportedVersions": ["2026-07-28"], "capabilities": {},
+            "ttlMs": 0, "cacheScope": "private"}});
+        let mut modern = tap(&[discovery]);
+        let read = exchange(&mut modern).await;
+        assert_eq!(
+            read["result"]["supportedVersions"],
+            json!(["2026-07-28"]),
+            "{read}"
+        );
+
+        // Another request's empty answer is left alone.
+        let mut other = tap(&[json!({"jsonrpc": "2.0", "id": 2, "result": {}})]);
+        let read = exchange(&mut other).await;
+        assert_eq!(read["result"], json!({}), "{read}");
+    }
+}
