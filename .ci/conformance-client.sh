@@ -17,32 +17,30 @@ SUITE_VERSION=0.2.0-alpha.12
 NODE_VERSION=22.23.3
 PREFIX=.ci/.conformance
 
+# The authorization scenarios of both revisions.
+AUTH=(
+    metadata-default metadata-var1 metadata-var2 metadata-var3 basic-cimd
+    scope-from-www-authenticate scope-from-scopes-supported scope-omitted-when-undefined
+    scope-step-up scope-retry-limit token-endpoint-auth-basic token-endpoint-auth-post
+    token-endpoint-auth-none pre-registration
+)
 REQUIRED_2025_11_25=(
     initialize tools_call elicitation-sep1034-client-defaults sse-retry
-    json-schema-2020-12-preservation
+    json-schema-2020-12-preservation "${AUTH[@]/#/auth/}"
 )
 REQUIRED_2026_07_28=(
     tools_call request-metadata sep-2322-client-request-state http-standard-headers
     http-custom-headers http-invalid-tool-headers json-schema-ref-no-deref
-    json-schema-2020-12-preservation
+    json-schema-2020-12-preservation "${AUTH[@]/#/auth/}"
+    auth/resource-mismatch auth/offline-access-scope auth/offline-access-not-supported
+    auth/authorization-server-migration auth/iss-supported auth/iss-not-advertised
+    auth/iss-supported-missing auth/iss-wrong-issuer auth/iss-unexpected auth/iss-normalized
+    auth/metadata-issuer-mismatch
 )
 
-# Known not to pass yet: scenario, then why.
-NO_AUTH="needs authorization (OAuth 2.1 through rmcp's auth feature): McpClient stops at the server's 401"
+# Known not to pass yet: scenario, then why (none now).
 declare -A NOT_YET_2025_11_25=()
 declare -A NOT_YET_2026_07_28=()
-for scenario in metadata-default metadata-var1 metadata-var2 metadata-var3 basic-cimd \
-    scope-from-www-authenticate scope-from-scopes-supported scope-omitted-when-undefined \
-    scope-step-up scope-retry-limit token-endpoint-auth-basic token-endpoint-auth-post \
-    token-endpoint-auth-none pre-registration; do
-    NOT_YET_2025_11_25["auth/$scenario"]=$NO_AUTH
-    NOT_YET_2026_07_28["auth/$scenario"]=$NO_AUTH
-done
-for scenario in resource-mismatch offline-access-scope offline-access-not-supported \
-    authorization-server-migration iss-supported iss-not-advertised iss-supported-missing \
-    iss-wrong-issuer iss-unexpected iss-normalized metadata-issuer-mismatch; do
-    NOT_YET_2026_07_28["auth/$scenario"]=$NO_AUTH
-done
 # Not asked of this client: the extensions (listed by neither revision).
 NOT_ASKED='^(sep-2640-)'
 
