@@ -1,8 +1,9 @@
 //! A toolbox fed by an MCP server (`toolresult::mcp::McpClient`) that no
 //! well-behaved server is: one that refuses a call with a JSON-RPC error
-//! whose text holds a secret, one whose `tools/list` pages never end. Each
-//! is answered in bounded time, and the model never reads the server's or
-//! the transport's error text.
+//! whose text holds a secret, one whose `tools/list` pages never end, one
+//! that refuses the client's bearer token. Each is answered in bounded
+//! time, the model never reads the server's or the transport's error
+//! text, and no error carries the token.
 
 use std::future::Future;
 use std::sync::Arc;
@@ -177,6 +178,61 @@ async fn pages_that_never_end_are_an_error_not_a_hang() {
             listed.map(|tools| tools.len())
         );
         assert_eq!(pages.load(Ordering::SeqCst), 1_000);
+    })
+    .await;
+}
+
+/// A server that refuses every request's token with a 401 and a
+/// challenge; its URL.
+async fn refusing_every_token() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let refuse = hyper::service::service_fn(|_| async {
+                hyper::Response::builder()
+                    .status(401)
+                    .header(
+                        "www-authenticate",
+                        r#"Bearer error="invalid_token", scope="mcp:read""#,
+                    )
+                    .body(String::new())
+            });
+            tokio::spawn(async move {
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(io, refuse)
+                    .await;
+            });
+        }
+    });
+    format!("http://{address}/mcp")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_token_appears_in_no_error_of_the_failed_authorization() {
+    bounded(async {
+        const TOKEN: &str = "tok-5ecret-never-to-be-seen";
+        let url = refusing_every_token().await;
+        let config =
+            rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
+                url,
+            )
+            .auth_header(TOKEN);
+        let transport = rmcp::transport::StreamableHttpClientTransport::from_config(config);
+        let refused = McpClient::connect(transport).await.unwrap_err();
+        let mut chain = vec![format!("{refused}"), format!("{refused:?}")];
+        let mut source = std::error::Error::source(&refused);
+        while let Some(cause) = source {
+            chain.push(format!("{cause}"));
+            chain.push(format!("{cause:?}"));
+            source = cause.source();
+        }
+        let said = chain.join("\n");
+        // The failure says what happened: the server asked for
+        // authorization.
+        assert!(said.to_lowercase().contains("auth"), "{said}");
+        assert!(!said.contains(TOKEN), "{said}");
     })
     .await;
 }
