@@ -236,3 +236,124 @@ async fn a_refused_token_appears_in_no_error_of_the_failed_authorization() {
     })
     .await;
 }
+
+/// A 2026-07-28 server over HTTP whose tool `write` needs a scope the
+/// client's token lacks until `granted` is set: it answers `tools/call`
+/// with 403 `insufficient_scope` till then. Its URL.
+async fn wanting_scope(granted: Arc<std::sync::atomic::AtomicBool>) -> String {
+    use hyper::body::Body as _;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let granted = Arc::clone(&granted);
+            let answer = hyper::service::service_fn(move |request: hyper::Request<_>| {
+                let granted = Arc::clone(&granted);
+                async move {
+                    let mut incoming: hyper::body::Incoming = request.into_body();
+                    let mut bytes = Vec::new();
+                    while let Some(Ok(frame)) =
+                        std::future::poll_fn(|cx| std::pin::Pin::new(&mut incoming).poll_frame(cx))
+                            .await
+                    {
+                        if let Ok(data) = frame.into_data() {
+                            bytes.extend_from_slice(&data);
+                        }
+                    }
+                    let asked: serde_json::Value =
+                        serde_json::from_slice(&bytes).unwrap_or_default();
+                    let respond = |status: u16, result: serde_json::Value| {
+                        let body = json!({"jsonrpc": "2.0", "id": asked["id"], "result": result});
+                        hyper::Response::builder()
+                            .status(status)
+                            .header("content-type", "application/json")
+                            .body(body.to_string())
+                    };
+                    match asked["method"].as_str() {
+                        Some("server/discover") => respond(200, json!({
+                            "resultType": "complete", "supportedVersions": ["2026-07-28"],
+                            "capabilities": {"tools": {}}, "ttlMs": 0, "cacheScope": "private",
+                            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}},
+                        })),
+                        Some("tools/list") => respond(200, json!({
+                            "resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+                            "tools": [{"name": "write", "inputSchema": {"type": "object"}}],
+                        })),
+                        Some("tools/call") if !granted.load(Ordering::SeqCst) => {
+                            hyper::Response::builder()
+                                .status(403)
+                                .header(
+                                    "www-authenticate",
+                                    r#"Bearer scope="mcp:write", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp", error="insufficient_scope""#,
+                                )
+                                .body(String::new())
+                        }
+                        Some("tools/call") => respond(200, json!({
+                            "resultType": "complete",
+                            "content": [{"type": "text", "text": "written"}],
+                        })),
+                        _ => hyper::Response::builder().status(202).body(String::new()),
+                    }
+                }
+            });
+            tokio::spawn(async move {
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(io, answer)
+                    .await;
+            });
+        }
+    });
+    format!("http://{address}/mcp")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_wanting_more_scope_asks_the_caller_for_an_authorization() {
+    bounded(async {
+        for grant in [true, false] {
+            let granted = Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let url = wanting_scope(Arc::clone(&granted)).await;
+            let client =
+                McpClient::connect(rmcp::transport::StreamableHttpClientTransport::from_uri(url))
+                    .await
+                    .unwrap();
+            let mut toolbox = Toolbox::new().timeout(Duration::from_secs(10));
+            for tool in client.tools().await.unwrap() {
+                toolbox.register(tool).unwrap();
+            }
+            let call = Call::new("c1", "write", Arguments::Json(json!({})));
+            let parked = toolbox.run([call]).await;
+            let request = parked[0]
+                .lowered
+                .result
+                .pending_request()
+                .unwrap_or_else(|| panic!("{:?}", parked[0].lowered.result));
+            assert_eq!(request.kind, toolresult::canonical::Request::AUTHORIZATION);
+            assert_eq!(
+                request.url.as_deref(),
+                Some("http://127.0.0.1/.well-known/oauth-protected-resource/mcp")
+            );
+            assert_eq!(request.data.as_ref().unwrap()["scope"], "mcp:write");
+            // The caller authorizes (here: the server now takes the token).
+            granted.store(grant, Ordering::SeqCst);
+            let answer = if grant {
+                toolresult::canonical::Answer::granted(&request.id, None)
+            } else {
+                toolresult::canonical::Answer::declined(&request.id, "not now")
+            };
+            let turn = toolresult::toolbox::Turn::default()
+                .resume(&parked[0], answer)
+                .unwrap();
+            let done = toolbox.run(turn).await;
+            if grant {
+                assert_eq!(done[0].lowered.result.output, "written");
+            } else {
+                assert_eq!(
+                    done[0].lowered.result.output,
+                    r#"{"error":{"message":"the authorization `write` needs was declined: not now"}}"#
+                );
+            }
+        }
+    })
+    .await;
+}

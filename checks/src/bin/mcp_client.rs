@@ -191,25 +191,20 @@ async fn run(
             let Some(request) = parked.lowered.result.pending_request() else {
                 break;
             };
+            // A call the server refused for want of scope: the caller
+            // authorizes again (the whole scenario, with the scope).
+            if request.kind == Request::AUTHORIZATION {
+                let said = |key: &str| {
+                    let data = request.data.as_ref()?;
+                    Some(data.get(key)?.as_str()?.to_owned())
+                };
+                return Err(Box::new(Challenge {
+                    header: said("wwwAuthenticate").unwrap_or_default(),
+                    scope: said("scope"),
+                }));
+            }
             let turn = Turn::default().resume(parked, accepting(&request))?;
             outcome = toolbox.run(turn).await;
-        }
-        // A call the server refused for want of scope: the caller
-        // authorizes again (the whole scenario, with the scope).
-        let refused = outcome
-            .iter()
-            .filter_map(|done| done.lowered.diagnostics.source())
-            .flat_map(|source| source.chain())
-            .find_map(|cause| {
-                let text = cause.to_string();
-                let header = text.strip_prefix("insufficient scope: ")?;
-                Some(Challenge {
-                    scope: quoted_after(header, "scope="),
-                    header: header.to_owned(),
-                })
-            });
-        if let Some(refused) = refused {
-            return Err(Box::new(refused));
         }
     }
     Ok(())

@@ -63,6 +63,18 @@ impl RemoteTool {
                 self.wait(flight, &cx).await
             }
             Some((answer, Parked::Input(round))) => self.answer_input(round, &answer),
+            Some((answer, Parked::Authorizing { arguments })) if answer.ok => Waited::Again(
+                CallToolRequestParams::new(self.name.clone()).with_arguments(arguments),
+                0,
+            ),
+            Some((answer, Parked::Authorizing { .. })) => Waited::Done(read::permanent(format!(
+                "the authorization `{}` needs was declined{}",
+                self.name,
+                answer
+                    .reason
+                    .as_deref()
+                    .map_or_else(String::new, |reason| format!(": {reason}"))
+            ))),
             None => Waited::Again(
                 CallToolRequestParams::new(self.name.clone()).with_arguments(arguments),
                 0,
@@ -159,6 +171,10 @@ impl RemoteTool {
                         Ok(ServerResult::InputRequiredResult(asked)) => {
                             self.input_required(asked, flight.arguments, flight.round)
                         }
+                        Err(err) => match read::insufficient_scope(&err) {
+                            Some(challenge) => self.authorizing(&challenge, flight.arguments),
+                            None => Waited::Done(read::read(&self.name, Err(err))),
+                        },
                         answered => Waited::Done(read::read(&self.name, answered)),
                     };
                 }
@@ -212,6 +228,19 @@ impl RemoteTool {
             round.responses.insert(key, reply);
         }
         self.next_input(round)
+    }
+
+    /// A call the server refused for want of scope (403
+    /// `insufficient_scope`): parked on an authorization request for the
+    /// caller, who authorizes again (the same `AuthClient`, more scope)
+    /// and resumes it; the call is then sent again.
+    fn authorizing(&self, challenge: &str, arguments: JsonObject) -> Waited {
+        let id = format!("mcp-question-{}", self.connection.routes.next_id());
+        let asked = read::authorization(id.clone(), challenge);
+        self.connection
+            .parked
+            .park(id, self.name.clone(), Parked::Authorizing { arguments });
+        Waited::Done(ToolResult::<()>::pending(asked).lower())
     }
 
     fn next_input(&self, mut round: InputRound) -> Waited {

@@ -26,6 +26,9 @@ pub(super) enum Parked {
     /// its questions, asked one at a time, then the call is sent again
     /// with every response and the server's state.
     Input(InputRound),
+    /// The server refused the call for want of scope: sent again once the
+    /// caller has authorized.
+    Authorizing { arguments: JsonObject },
 }
 
 /// An input-required result, answered one question at a time.

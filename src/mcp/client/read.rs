@@ -4,7 +4,9 @@
 use rmcp::model::{CallToolResult, ServerResult};
 use rmcp::service::ServiceError;
 
-use crate::canonical::PartLimit;
+use serde_json::{Map, Value};
+
+use crate::canonical::{PartLimit, Request};
 use crate::provider::{ConvertError, Mcp};
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 
@@ -90,4 +92,70 @@ pub(super) fn refused(name: &str, refusal: rmcp::model::ErrorData) -> Lowered {
             .permanent(),
     )
     .lower()
+}
+
+/// The `WWW-Authenticate` challenge of a server that refused a request for
+/// want of scope (403 `insufficient_scope`), as rmcp's HTTP transport
+/// reports it; `None` for any other failure.
+pub(super) fn insufficient_scope(err: &ServiceError) -> Option<String> {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(err);
+    while let Some(error) = cause {
+        if let Some(challenge) = error.to_string().strip_prefix("insufficient scope: ") {
+            return Some(challenge.to_owned());
+        }
+        cause = error.source();
+    }
+    None
+}
+
+/// The request `id` for an authorization a server's `challenge` asks for:
+/// its `url` the protected resource's metadata the challenge names, its
+/// `data` the challenge and the scope it names.
+pub(super) fn authorization(id: String, challenge: &str) -> Request {
+    let url = parameter(challenge, "resource_metadata").unwrap_or_default();
+    let mut data = Map::from_iter([(
+        "wwwAuthenticate".to_owned(),
+        Value::String(challenge.to_owned()),
+    )]);
+    if let Some(scope) = parameter(challenge, "scope") {
+        data.insert("scope".to_owned(), Value::String(scope));
+    }
+    Request::authorization(url)
+        .with_id(id)
+        .with_prompt("The server asks for more scope to continue")
+        .with_data(data)
+}
+
+/// The value of the quoted `name="value"` parameter of a challenge.
+fn parameter(challenge: &str, name: &str) -> Option<String> {
+    challenge.split(',').find_map(|part| {
+        let part = part.trim();
+        let part = part.strip_prefix("Bearer ").unwrap_or(part).trim();
+        let value = part.strip_prefix(name)?.trim_start().strip_prefix('=')?;
+        Some(value.trim().trim_matches('"').to_owned())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_insufficient_scope_challenge_is_an_authorization_request() {
+        let challenge = r#"Bearer scope="mcp:write", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp", error="insufficient_scope""#;
+        let asked = authorization("q1".into(), challenge);
+        assert_eq!(asked.kind, Request::AUTHORIZATION);
+        assert_eq!(
+            asked.url.as_deref(),
+            Some("http://127.0.0.1/.well-known/oauth-protected-resource/mcp")
+        );
+        let data = asked.data.unwrap();
+        assert_eq!(data["scope"], "mcp:write");
+        assert_eq!(data["wwwAuthenticate"], challenge);
+        assert_eq!(
+            parameter(challenge, "error").as_deref(),
+            Some("insufficient_scope")
+        );
+        assert_eq!(parameter("Bearer realm=\"x\"", "scope"), None);
+    }
 }

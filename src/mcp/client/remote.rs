@@ -37,6 +37,13 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   `inputResponses` and `requestState`. A parked call waits in its
 ///   client's memory (the 64 most recent per connection; an older one is
 ///   cancelled on its server).
+/// - A call the server refuses for want of scope (HTTP 403
+///   `insufficient_scope`, over a transport authorized with rmcp's
+///   `AuthClient`) parks on a [`Request`](crate::canonical::Request) of kind
+///   `authorization`: its `url` the protected resource's metadata, its
+///   `data` the `scope` asked for and the `wwwAuthenticate` challenge. The
+///   caller authorizes again (the same client, more scope) and resumes it
+///   granted: the call is sent again; declined, it fails, permanently.
 /// - A connection that fails or closes, a server that dies mid-call, is a
 ///   transient failure the retry policy reads (never a hang); a JSON-RPC
 ///   error from the server, or an answer that is not a tool result, is a
