@@ -237,18 +237,25 @@ async fn a_refused_token_appears_in_no_error_of_the_failed_authorization() {
     .await;
 }
 
-/// A 2026-07-28 server over HTTP whose tool `write` needs a scope the
-/// client's token lacks until `granted` is set: it answers `tools/call`
-/// with 403 `insufficient_scope` till then. Its URL.
-async fn wanting_scope(granted: Arc<std::sync::atomic::AtomicBool>) -> String {
+/// What a hand-written server answers a request: its status, a
+/// `WWW-Authenticate`, and the JSON-RPC `result`.
+type Reply = (u16, Option<&'static str>, serde_json::Value);
+
+/// A 2026-07-28 server over HTTP on 127.0.0.1, each request's JSON
+/// answered by `answer` (given the request's method), discovery and
+/// notifications by itself. Its URL.
+async fn serving_json<F>(answer: F) -> String
+where
+    F: Fn(&str) -> Reply + Clone + Send + Sync + 'static,
+{
     use hyper::body::Body as _;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move {
         while let Ok((stream, _)) = listener.accept().await {
-            let granted = Arc::clone(&granted);
-            let answer = hyper::service::service_fn(move |request: hyper::Request<_>| {
-                let granted = Arc::clone(&granted);
+            let answer = answer.clone();
+            let service = hyper::service::service_fn(move |request: hyper::Request<_>| {
+                let answer = answer.clone();
                 async move {
                     let mut incoming: hyper::body::Incoming = request.into_body();
                     let mut bytes = Vec::new();
@@ -262,44 +269,42 @@ async fn wanting_scope(granted: Arc<std::sync::atomic::AtomicBool>) -> String {
                     }
                     let asked: serde_json::Value =
                         serde_json::from_slice(&bytes).unwrap_or_default();
-                    let respond = |status: u16, result: serde_json::Value| {
-                        let body = json!({"jsonrpc": "2.0", "id": asked["id"], "result": result});
-                        hyper::Response::builder()
-                            .status(status)
-                            .header("content-type", "application/json")
-                            .body(body.to_string())
-                    };
-                    match asked["method"].as_str() {
-                        Some("server/discover") => respond(200, json!({
-                            "resultType": "complete", "supportedVersions": ["2026-07-28"],
-                            "capabilities": {"tools": {}}, "ttlMs": 0, "cacheScope": "private",
-                            "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}},
-                        })),
-                        Some("tools/list") => respond(200, json!({
-                            "resultType": "complete", "ttlMs": 0, "cacheScope": "private",
-                            "tools": [{"name": "write", "inputSchema": {"type": "object"}}],
-                        })),
-                        Some("tools/call") if !granted.load(Ordering::SeqCst) => {
-                            hyper::Response::builder()
-                                .status(403)
-                                .header(
-                                    "www-authenticate",
-                                    r#"Bearer scope="mcp:write", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp", error="insufficient_scope""#,
-                                )
-                                .body(String::new())
+                    let (status, challenge, result) = match asked["method"].as_str() {
+                        None | Some("notifications/initialized") => {
+                            return hyper::Response::builder().status(202).body(String::new());
                         }
-                        Some("tools/call") => respond(200, json!({
-                            "resultType": "complete",
-                            "content": [{"type": "text", "text": "written"}],
-                        })),
-                        _ => hyper::Response::builder().status(202).body(String::new()),
+                        Some(method) if method.starts_with("notifications/") => {
+                            return hyper::Response::builder().status(202).body(String::new());
+                        }
+                        Some("server/discover") => (
+                            200,
+                            None,
+                            json!({
+                                "resultType": "complete", "supportedVersions": ["2026-07-28"],
+                                "capabilities": {"tools": {}}, "ttlMs": 0, "cacheScope": "private",
+                                "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}},
+                            }),
+                        ),
+                        Some(method) => answer(method),
+                    };
+                    let mut response = hyper::Response::builder()
+                        .status(status)
+                        .header("content-type", "application/json");
+                    if let Some(challenge) = challenge {
+                        response = response.header("www-authenticate", challenge);
                     }
+                    let body = json!({"jsonrpc": "2.0", "id": asked["id"], "result": result});
+                    response.body(if status == 200 {
+                        body.to_string()
+                    } else {
+                        String::new()
+                    })
                 }
             });
             tokio::spawn(async move {
                 let io = hyper_util::rt::TokioIo::new(stream);
                 let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(io, answer)
+                    .serve_connection(io, service)
                     .await;
             });
         }
@@ -307,20 +312,138 @@ async fn wanting_scope(granted: Arc<std::sync::atomic::AtomicBool>) -> String {
     format!("http://{address}/mcp")
 }
 
+/// `tools/list` of the hand-written servers: one tool, `name`.
+fn listing(name: &str) -> Reply {
+    (
+        200,
+        None,
+        json!({
+            "resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+            "tools": [{"name": name, "inputSchema": {"type": "object"}}],
+        }),
+    )
+}
+
+/// A server whose tool `write` needs a scope the client's token lacks
+/// until `granted` is set: it answers `tools/call` with 403
+/// `insufficient_scope` till then. Its URL.
+async fn wanting_scope(granted: Arc<std::sync::atomic::AtomicBool>) -> String {
+    serving_json(move |method| match method {
+        "tools/list" => listing("write"),
+        _ if !granted.load(Ordering::SeqCst) => (403, Some(r#"Bearer scope="mcp:write", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp", error="insufficient_scope""#), json!({})),
+        _ => (200, None, json!({
+            "resultType": "complete",
+            "content": [{"type": "text", "text": "written"}],
+        })),
+    })
+    .await
+}
+
+/// Toolbox of the tools of the server at `url`.
+async fn toolbox_at(url: String) -> Toolbox {
+    let client = McpClient::connect(rmcp::transport::StreamableHttpClientTransport::from_uri(
+        url,
+    ))
+    .await
+    .unwrap();
+    let mut toolbox = Toolbox::new().timeout(Duration::from_secs(10));
+    for tool in client.tools().await.unwrap() {
+        toolbox.register(tool).unwrap();
+    }
+    toolbox
+}
+
+/// A server whose tool `research` runs as a task: created by
+/// `tools/call`, working (with a status message) for `working` polls,
+/// then complete; the `tasks/cancel` it was sent, counted.
+async fn tasking(working: u32, cancelled: Arc<AtomicU32>) -> String {
+    let polls = Arc::new(AtomicU32::new(0));
+    let task = |status: &str| {
+        json!({
+            "taskId": "t1", "status": status, "createdAt": "2026-01-01T00:00:00Z",
+            "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttlMs": null, "pollIntervalMs": 10,
+        })
+    };
+    serving_json(move |method| match method {
+        "tools/list" => listing("research"),
+        "tools/call" => {
+            let mut created = task("working");
+            created["resultType"] = json!("task");
+            (200, None, created)
+        }
+        "tasks/get" if polls.fetch_add(1, Ordering::SeqCst) < working => {
+            let mut got = task("working");
+            got["statusMessage"] = json!("Gathering sources");
+            (200, None, got)
+        }
+        "tasks/get" => {
+            let mut got = task("completed");
+            got["result"] = json!({"content": [{"type": "text", "text": "report"}]});
+            (200, None, got)
+        }
+        "tasks/cancel" => {
+            cancelled.fetch_add(1, Ordering::SeqCst);
+            (200, None, json!({"resultType": "complete"}))
+        }
+        _ => (200, None, json!({})),
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_is_polled_to_its_result_and_cancelled_with_its_call() {
+    bounded(async {
+        let cancelled = Arc::new(AtomicU32::new(0));
+        let toolbox = toolbox_at(tasking(3, Arc::clone(&cancelled)).await).await;
+        let said = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = Arc::clone(&said);
+        let turn = toolresult::toolbox::Turn::new([Call::new(
+            "c1",
+            "research",
+            Arguments::Json(json!({})),
+        )])
+        .with_observer(move |event: &toolresult::tool::CallEvent<'_>| {
+            if let toolresult::tool::CallEvent::Log { message, .. } = *event {
+                sink.lock().unwrap().push(message.to_owned());
+            }
+        });
+        let done = toolbox.run(turn).await;
+        assert_eq!(done[0].lowered.result.output, "report");
+        assert_eq!(*said.lock().unwrap(), ["Gathering sources"]);
+        assert_eq!(cancelled.load(Ordering::SeqCst), 0);
+
+        // A task that never ends, its turn cancelled.
+        let toolbox = toolbox_at(tasking(u32::MAX, Arc::clone(&cancelled)).await).await;
+        let token = tokio_util::sync::CancellationToken::new();
+        let cancel = token.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            cancel.cancel();
+        });
+        let turn = toolresult::toolbox::Turn::new([Call::new(
+            "c2",
+            "research",
+            Arguments::Json(json!({})),
+        )])
+        .with_cancellation(token);
+        let done = toolbox.run(turn).await;
+        assert_eq!(
+            done[0].lowered.result.output,
+            r#"{"error":{"message":"the call was cancelled before it finished"}}"#
+        );
+        while cancelled.load(Ordering::SeqCst) == 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_wanting_more_scope_asks_the_caller_for_an_authorization() {
     bounded(async {
         for grant in [true, false] {
             let granted = Arc::new(std::sync::atomic::AtomicBool::new(false));
-            let url = wanting_scope(Arc::clone(&granted)).await;
-            let client =
-                McpClient::connect(rmcp::transport::StreamableHttpClientTransport::from_uri(url))
-                    .await
-                    .unwrap();
-            let mut toolbox = Toolbox::new().timeout(Duration::from_secs(10));
-            for tool in client.tools().await.unwrap() {
-                toolbox.register(tool).unwrap();
-            }
+            let toolbox = toolbox_at(wanting_scope(Arc::clone(&granted)).await).await;
             let call = Call::new("c1", "write", Arguments::Json(json!({})));
             let parked = toolbox.run([call]).await;
             let request = parked[0]

@@ -171,6 +171,9 @@ impl RemoteTool {
                         Ok(ServerResult::InputRequiredResult(asked)) => {
                             self.input_required(asked, flight.arguments, flight.round)
                         }
+                        Ok(ServerResult::CreateTaskResult(created)) => {
+                            Waited::Done(self.run_task(created.task, cx).await)
+                        }
                         Err(err) => match read::insufficient_scope(&err) {
                             Some(challenge) => self.authorizing(&challenge, flight.arguments),
                             None => Waited::Done(read::read(&self.name, Err(err))),

@@ -37,6 +37,7 @@ impl ClientHandler for Handler {
                         .with_form(Default::default())
                         .with_url(Default::default()),
                 )
+                .enable_tasks()
                 .build(),
             Implementation::new(env!("CARGO_PKG_NAME"), env!("CARGO_PKG_VERSION")),
         )

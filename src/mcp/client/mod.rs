@@ -12,6 +12,7 @@ mod read;
 mod remote;
 mod routes;
 mod tap;
+mod task;
 
 pub use mcp_client::McpClient;
 pub use remote::RemoteTool;

@@ -44,6 +44,13 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   `data` the `scope` asked for and the `wwwAuthenticate` challenge. The
 ///   caller authorizes again (the same client, more scope) and resumes it
 ///   granted: the call is sent again; declined, it fails, permanently.
+/// - A call the server runs as a task (the tasks extension, which the
+///   client declares) is polled (`tasks/get`, at the interval the server
+///   suggests) to its end: its result read as above; a task the server
+///   fails or cancels a permanent failure; each new status message goes to
+///   the call's [`log`](crate::tool::CallContext::log) at `info`. The local
+///   call cancelled (its turn, its timeout), the task is cancelled on its
+///   server (`tasks/cancel`).
 /// - A connection that fails or closes, a server that dies mid-call, is a
 ///   transient failure the retry policy reads (never a hang); a JSON-RPC
 ///   error from the server, or an answer that is not a tool result, is a
