@@ -242,11 +242,11 @@ async fn a_refused_token_appears_in_no_error_of_the_failed_authorization() {
 type Reply = (u16, Option<&'static str>, serde_json::Value);
 
 /// A 2026-07-28 server over HTTP on 127.0.0.1, each request's JSON
-/// answered by `answer` (given the request's method), discovery and
+/// answered by `answer` (given the request's method and params), discovery and
 /// notifications by itself. Its URL.
 async fn serving_json<F>(answer: F) -> String
 where
-    F: Fn(&str) -> Reply + Clone + Send + Sync + 'static,
+    F: Fn(&str, &serde_json::Value) -> Reply + Clone + Send + Sync + 'static,
 {
     use hyper::body::Body as _;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -285,7 +285,7 @@ where
                                 "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "s", "version": "1"}},
                             }),
                         ),
-                        Some(method) => answer(method),
+                        Some(method) => answer(method, &asked["params"]),
                     };
                     let mut response = hyper::Response::builder()
                         .status(status)
@@ -328,7 +328,7 @@ fn listing(name: &str) -> Reply {
 /// until `granted` is set: it answers `tools/call` with 403
 /// `insufficient_scope` till then. Its URL.
 async fn wanting_scope(granted: Arc<std::sync::atomic::AtomicBool>) -> String {
-    serving_json(move |method| match method {
+    serving_json(move |method, _| match method {
         "tools/list" => listing("write"),
         _ if !granted.load(Ordering::SeqCst) => (403, Some(r#"Bearer scope="mcp:write", resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp", error="insufficient_scope""#), json!({})),
         _ => (200, None, json!({
@@ -364,7 +364,7 @@ async fn tasking(working: u32, cancelled: Arc<AtomicU32>) -> String {
             "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttlMs": null, "pollIntervalMs": 10,
         })
     };
-    serving_json(move |method| match method {
+    serving_json(move |method, _| match method {
         "tools/list" => listing("research"),
         "tools/call" => {
             let mut created = task("working");
@@ -388,6 +388,78 @@ async fn tasking(working: u32, cancelled: Arc<AtomicU32>) -> String {
         _ => (200, None, json!({})),
     })
     .await
+}
+
+/// A server whose tool `research` runs as a task that asks, once, which
+/// topic (an elicitation among its input requests), and reports on the
+/// one the client's `tasks/update` names.
+async fn tasking_with_a_question() -> String {
+    let picked = Arc::new(std::sync::Mutex::new(None::<String>));
+    let task = |status: &str| {
+        json!({
+            "taskId": "t1", "status": status, "createdAt": "2026-01-01T00:00:00Z",
+            "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttlMs": null, "pollIntervalMs": 10,
+        })
+    };
+    serving_json(move |method, params| match method {
+        "tools/list" => listing("research"),
+        "tools/call" => {
+            let mut created = task("working");
+            created["resultType"] = json!("task");
+            (200, None, created)
+        }
+        "tasks/update" => {
+            let pick = params["inputResponses"]["clarify"]["content"]["pick"].as_str();
+            *picked.lock().unwrap() = pick.map(str::to_owned);
+            (200, None, json!({"resultType": "complete"}))
+        }
+        "tasks/get" => match picked.lock().unwrap().clone() {
+            None => {
+                let mut got = task("input_required");
+                got["inputRequests"] = json!({"clarify": {"method": "elicitation/create",
+                    "params": {"mode": "form", "message": "Which topic?", "requestedSchema": {
+                        "type": "object", "properties": {"pick": {"type": "string"}},
+                        "required": ["pick"]}}}});
+                (200, None, got)
+            }
+            Some(pick) => {
+                let mut got = task("completed");
+                got["result"] =
+                    json!({"content": [{"type": "text", "text": format!("report on {pick}")}]});
+                (200, None, got)
+            }
+        },
+        _ => (200, None, json!({})),
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_question_is_the_calls_request_and_its_answer_goes_back() {
+    bounded(async {
+        let toolbox = toolbox_at(tasking_with_a_question().await).await;
+        let call = Call::new("c1", "research", Arguments::Json(json!({})));
+        let parked = toolbox.run([call]).await;
+        let request = parked[0]
+            .lowered
+            .result
+            .pending_request()
+            .unwrap_or_else(|| panic!("{:?}", parked[0].lowered.result));
+        assert_eq!(request.prompt, "Which topic?");
+        let answer = toolresult::canonical::Answer::granted(
+            &request.id,
+            Some(serde_json::Map::from_iter([(
+                "pick".to_owned(),
+                json!("tides"),
+            )])),
+        );
+        let turn = toolresult::toolbox::Turn::default()
+            .resume(&parked[0], answer)
+            .unwrap();
+        let done = toolbox.run(turn).await;
+        assert_eq!(done[0].lowered.result.output, "report on tides");
+    })
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -2,14 +2,11 @@
 //! with its answer, sent again with the inputs the server asked for.
 #![allow(deprecated)] // MCP's logging utility (SEP-2577) is still the 2025 revisions'.
 
-use std::collections::VecDeque;
-
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, ClientRequest, InputRequest, InputRequiredResult,
-    InputResponses, JsonObject, ProtocolVersion, RequestMetaObject, ServerResult,
+    CallToolRequest, CallToolRequestParams, ClientRequest, InputRequiredResult, JsonObject,
+    ProtocolVersion, RequestMetaObject, ServerResult,
 };
 use rmcp::service::PeerRequestOptions;
-use serde_json::json;
 
 use super::flight::{CancelOnDrop, InFlight};
 use super::parked::{InputRound, Parked};
@@ -63,6 +60,9 @@ impl RemoteTool {
                 self.wait(flight, &cx).await
             }
             Some((answer, Parked::Input(round))) => self.answer_input(round, &answer),
+            Some((answer, Parked::TaskInput(round))) => {
+                Waited::Done(self.answer_task_input(round, &answer, &cx).await)
+            }
             Some((answer, Parked::Authorizing { arguments })) if answer.ok => Waited::Again(
                 CallToolRequestParams::new(self.name.clone()).with_arguments(arguments),
                 0,
@@ -199,19 +199,7 @@ impl RemoteTool {
                 self.name
             )));
         }
-        let mut asks = VecDeque::new();
-        let mut responses = InputResponses::new();
-        for (key, request) in asked.input_requests.unwrap_or_default() {
-            match request {
-                InputRequest::Elicitation(elicit) => asks.push_back((key, elicit.params)),
-                // This client shares no roots.
-                InputRequest::ListRoots(_) => {
-                    responses.insert(key, json!({"roots": []}));
-                }
-                // Never asked of a client without the capability.
-                _ => {}
-            }
-        }
+        let (asks, responses) = question::asks_of(asked.input_requests.unwrap_or_default());
         self.next_input(InputRound {
             arguments,
             state: asked.request_state,

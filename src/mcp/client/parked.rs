@@ -8,6 +8,7 @@ use rmcp::model::{ElicitRequestParams, ElicitResult, InputResponses, JsonObject}
 use tokio::sync::oneshot;
 
 use super::flight::InFlight;
+use super::task::Polling;
 
 /// How many calls a connection keeps parked: past it, the oldest is let
 /// go (a call in flight is cancelled on its server).
@@ -29,6 +30,18 @@ pub(super) enum Parked {
     /// The server refused the call for want of scope: sent again once the
     /// caller has authorized.
     Authorizing { arguments: JsonObject },
+    /// The call's task waits for input: its questions, asked one at a
+    /// time, then the responses sent (`tasks/update`) and the task polled
+    /// again.
+    TaskInput(TaskRound),
+}
+
+/// A task's input requests, answered one question at a time.
+pub(super) struct TaskRound {
+    pub(super) polling: Polling,
+    pub(super) asks: VecDeque<(String, ElicitRequestParams)>,
+    pub(super) current: Option<(String, bool)>,
+    pub(super) responses: InputResponses,
 }
 
 /// An input-required result, answered one question at a time.

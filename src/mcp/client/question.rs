@@ -2,8 +2,13 @@
 //! input-required result) as the local call's [`Request`], and the
 //! [`Answer`] to it as the server's reply.
 
-use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction};
-use serde_json::{Map, Value};
+use std::collections::VecDeque;
+
+use rmcp::model::{
+    ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest, InputRequests,
+    InputResponses,
+};
+use serde_json::{Map, Value, json};
 
 use crate::canonical::{Answer, Request};
 
@@ -62,6 +67,27 @@ pub(super) fn reply(answer: &Answer, form: bool) -> ElicitResult {
     } else {
         ElicitResult::new(ElicitationAction::Decline)
     }
+}
+
+/// The questions of a server's input requests, by key, to ask the caller
+/// one at a time; and the responses this client gives without asking
+/// (roots: it shares none). A request of a kind it did not declare
+/// (sampling) is left unanswered.
+pub(super) fn asks_of(
+    requests: InputRequests,
+) -> (VecDeque<(String, ElicitRequestParams)>, InputResponses) {
+    let mut asks = VecDeque::new();
+    let mut responses = InputResponses::new();
+    for (key, request) in requests {
+        match request {
+            InputRequest::Elicitation(elicit) => asks.push_back((key, elicit.params)),
+            InputRequest::ListRoots(_) => {
+                responses.insert(key, json!({"roots": []}));
+            }
+            _ => {}
+        }
+    }
+    (asks, responses)
 }
 
 /// Whether `params` is a form (whose accepted reply carries content).

@@ -47,7 +47,8 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 /// - A call the server runs as a task (the tasks extension, which the
 ///   client declares) is polled (`tasks/get`, at the interval the server
 ///   suggests) to its end: its result read as above; a task the server
-///   fails or cancels a permanent failure; each new status message goes to
+///   fails or cancels a permanent failure; its input requests asked of the
+///   caller as above and sent back (`tasks/update`); each new status message goes to
 ///   the call's [`log`](crate::tool::CallContext::log) at `info`. The local
 ///   call cancelled (its turn, its timeout), the task is cancelled on its
 ///   server (`tasks/cancel`).
