@@ -3,7 +3,8 @@
 //! version 2026.8.31, on Node 22), consumed through `McpClient` over its
 //! child process's stdio and run in one `Toolbox` beside an in-process
 //! tool: declarations from its `tools/list`, results, its progress reaching
-//! the turn's observer, an `isError` result, a cancellation.
+//! the turn's observer, an `isError` result, a cancellation, the 2025
+//! handshake it speaks, its elicitation as the call's pending request.
 //!
 //! Needs the server and Node 22: `.ci/mcp-servers.sh` installs both under
 //! `.ci/.conformance` (found there), or set `MCP_EVERYTHING_SERVER` to the
@@ -258,6 +259,73 @@ async fn a_cancelled_turn_stops_waiting_for_the_server_which_serves_on() {
             .run([call("c3", "echo", json!({"message": "still here"}))])
             .await;
         assert_eq!(after[0].lowered.result.output, "Echo: still here");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_without_2026_is_spoken_to_with_the_2025_handshake() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child) = connect(&script, &node).await;
+        // It answers `server/discover` as a method it does not know.
+        assert_eq!(
+            client.protocol_version(),
+            Some(rmcp::model::ProtocolVersion::V_2025_11_25)
+        );
+        let toolbox = toolbox(&client).await;
+        let done = toolbox
+            .run([call("c1", "echo", json!({"message": "hi"}))])
+            .await;
+        assert_eq!(done[0].lowered.result.output, "Echo: hi");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_servers_elicitation_is_the_calls_request_and_the_answer_goes_back() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child) = connect(&script, &node).await;
+        let toolbox = toolbox(&client).await;
+        for (answer, expected) in [
+            (Some("Ada Lovelace"), "\"name\": \"Ada Lovelace\""),
+            (None, "\"action\": \"decline\""),
+        ] {
+            let parked = toolbox
+                .run([call("c1", "trigger-elicitation-request", json!({}))])
+                .await;
+            let request = parked[0]
+                .lowered
+                .result
+                .pending_request()
+                .unwrap_or_else(|| panic!("{:?}", parked[0].lowered.result));
+            assert_eq!(
+                request.prompt,
+                "Please provide inputs for the following fields:"
+            );
+            let schema = &request.data.as_ref().unwrap()["requestedSchema"];
+            assert_eq!(schema["required"], json!(["name"]));
+            let reply = match answer {
+                Some(name) => toolresult::canonical::Answer::granted(
+                    &request.id,
+                    Some(serde_json::Map::from_iter([(
+                        "name".to_owned(),
+                        json!(name),
+                    )])),
+                ),
+                None => toolresult::canonical::Answer::declined(&request.id, "decline"),
+            };
+            let done = toolbox
+                .run(Turn::default().resume(&parked[0], reply).unwrap())
+                .await;
+            let output = &done[0].lowered.result.output;
+            assert!(output.contains(expected), "{output}");
+        }
     })
     .await;
 }

@@ -1223,4 +1223,207 @@ mod consume {
         .await
         .expect("the test did not finish in time");
     }
+
+    /// The two protocol versions a client may speak with the server.
+    #[derive(Debug, Clone, Copy)]
+    enum Version {
+        /// 2025-11-25: the `initialize` handshake, a session.
+        Session,
+        /// 2026-07-28: `server/discover`, each request on its own.
+        Stateless,
+    }
+
+    const VERSIONS: [Version; 2] = [Version::Session, Version::Stateless];
+
+    /// A client of `server` over streamable HTTP, speaking `version`.
+    async fn http_client(server: &McpServer, version: Version) -> McpClient {
+        let url = serve_http(server).await;
+        client_over(StreamableHttpClientTransport::from_uri(url), version).await
+    }
+
+    /// A client of a session of `server` over an in-memory transport (one
+    /// stream, as stdio), speaking `version`.
+    async fn memory_client(server: &McpServer, version: Version) -> McpClient {
+        let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+        let session = server.session();
+        tokio::spawn(async move {
+            if let Ok(running) = session.serve(server_end).await {
+                let _ = running.waiting().await;
+            }
+        });
+        client_over(client_end, version).await
+    }
+
+    async fn client_over<T, E, A>(transport: T, version: Version) -> McpClient
+    where
+        T: rmcp::transport::IntoTransport<rmcp::service::RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
+        let client = match version {
+            Version::Session => {
+                McpClient::connect_with(transport, rmcp::ClientLifecycleMode::Initialize).await
+            }
+            Version::Stateless => McpClient::connect(transport).await,
+        }
+        .unwrap();
+        let expected = match version {
+            Version::Session => rmcp::model::ProtocolVersion::V_2025_11_25,
+            Version::Stateless => rmcp::model::ProtocolVersion::V_2026_07_28,
+        };
+        assert_eq!(client.protocol_version(), Some(expected), "{version:?}");
+        client
+    }
+
+    async fn toolbox_over(client: &McpClient) -> Toolbox {
+        let mut toolbox = Toolbox::new().timeout(Duration::from_secs(10));
+        for tool in client.tools().await.unwrap() {
+            toolbox.register(tool).unwrap();
+        }
+        toolbox
+    }
+
+    /// The server of these tests, answering a 2026-07-28 parked call with
+    /// an input-required result.
+    fn asking_server() -> McpServer {
+        let keyring =
+            toolresult::seal::Keyring::new(b"a key of 32 bytes or more, for tests").unwrap();
+        server(&Waiting::default()).input_required(keyring, Duration::from_secs(60))
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_last_progress_report_reaches_the_call_in_every_one_of_100_runs_over_http() {
+        tokio::time::timeout(Duration::from_secs(120), async {
+            for version in VERSIONS {
+                let client = http_client(&server(&Waiting::default()), version).await;
+                let toolbox = toolbox_over(&client).await;
+                for run in 0..100 {
+                    let seen = Arc::new(Mutex::new(Vec::new()));
+                    let sink = Arc::clone(&seen);
+                    let turn = Turn::new([remote_call("c1", "count", json!({}))]).with_observer(
+                        move |event: &CallEvent<'_>| {
+                            if let CallEvent::Progress { done, message, .. } = *event {
+                                sink.lock()
+                                    .unwrap()
+                                    .push((done, message.map(str::to_owned)));
+                            }
+                        },
+                    );
+                    let done = toolbox.run(turn).await;
+                    assert_eq!(done[0].lowered.result.output, "counted");
+                    // Every report, in order (the one going back dropped),
+                    // the last one included.
+                    let seen = seen.lock().unwrap().clone();
+                    assert_eq!(
+                        seen,
+                        [
+                            (1.0, Some("one".to_owned())),
+                            (2.0, Some("two".to_owned())),
+                            (3.0, Some("three".to_owned()))
+                        ],
+                        "{version:?}, run {run}"
+                    );
+                }
+            }
+        })
+        .await
+        .expect("the test did not finish in time");
+    }
+
+    /// The log events a call of `chatty` hands the observer.
+    async fn chatty_logs(toolbox: &Toolbox) -> Vec<(String, LogLevel, String)> {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&seen);
+        let turn = Turn::new([remote_call("c1", "chatty", json!({}))]).with_observer(
+            move |event: &CallEvent<'_>| {
+                if let CallEvent::Log {
+                    level,
+                    message,
+                    call_id,
+                    ..
+                } = *event
+                {
+                    sink.lock()
+                        .unwrap()
+                        .push((call_id.to_owned(), level, message.to_owned()));
+                }
+            },
+        );
+        assert_eq!(toolbox.run(turn).await[0].lowered.result.output, "logged");
+        seen.lock().unwrap().clone()
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_servers_logs_reach_the_observer_at_or_above_the_callers_level() {
+        bounded(async {
+            // A 2025 session over streamable HTTP sends log messages on
+            // its own stream, in no order with the answers: one stream here.
+            for (version, stream) in [(Version::Stateless, true), (Version::Session, false)] {
+                let server = server(&Waiting::default());
+                let client = if stream {
+                    http_client(&server, version).await
+                } else {
+                    memory_client(&server, version).await
+                };
+                let toolbox = toolbox_over(&client).await;
+                // No level set: none.
+                assert_eq!(chatty_logs(&toolbox).await, [], "{version:?}");
+                client.set_log_level(Some(LogLevel::Warning)).await.unwrap();
+                assert_eq!(
+                    chatty_logs(&toolbox).await,
+                    [
+                        (
+                            "c1".to_owned(),
+                            LogLevel::Warning,
+                            "a warning line".to_owned()
+                        ),
+                        ("c1".to_owned(), LogLevel::Error, "an error line".to_owned()),
+                    ],
+                    "{version:?}"
+                );
+            }
+        })
+        .await;
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_remote_question_is_the_calls_pending_request_answered_through_resume() {
+        bounded(async {
+            for version in VERSIONS {
+                for (answer, expected) in [
+                    (Some(json!({"name": "Ada"})), "hello, Ada"),
+                    (None, "no name: decline"),
+                ] {
+                    let client = http_client(&asking_server(), version).await;
+                    let toolbox = toolbox_over(&client).await;
+                    let parked = toolbox.run([remote_call("c1", "greet", json!({}))]).await;
+                    let request = parked[0]
+                        .lowered
+                        .result
+                        .pending_request()
+                        .unwrap_or_else(|| panic!("{version:?}: {:?}", parked[0].lowered.result));
+                    assert_eq!(request.kind, "input", "{version:?}");
+                    assert_eq!(request.prompt, "What is your name?", "{version:?}");
+                    assert_eq!(
+                        request
+                            .data
+                            .as_ref()
+                            .map(|data| &data["requestedSchema"]["required"]),
+                        Some(&json!(["name"])),
+                        "{version:?}"
+                    );
+                    let reply = match &answer {
+                        Some(Value::Object(data)) => {
+                            toolresult::canonical::Answer::granted(&request.id, Some(data.clone()))
+                        }
+                        _ => toolresult::canonical::Answer::declined(&request.id, "decline"),
+                    };
+                    let turn = Turn::default().resume(&parked[0], reply).unwrap();
+                    let done = toolbox.run(turn).await;
+                    assert_eq!(done[0].lowered.result.output, expected, "{version:?}");
+                    assert!(!done[0].lowered.result.is_error, "{version:?}");
+                }
+            }
+        })
+        .await;
+    }
 }

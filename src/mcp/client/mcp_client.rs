@@ -1,16 +1,21 @@
 //! `McpClient`: a connection to an MCP server, whose tools become this
 //! crate's tools.
+#![allow(deprecated)] // MCP's logging utility (SEP-2577) is still the 2025 revisions'.
 
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use rmcp::ServiceExt;
-use rmcp::model::PaginatedRequestParams;
+use rmcp::model::{PaginatedRequestParams, ProtocolVersion, SetLevelRequestParams};
 use rmcp::service::{ClientInitializeError, RoleClient, ServiceError};
 use rmcp::transport::IntoTransport;
+use rmcp::{ClientLifecycleMode, ClientServiceExt};
 
 use super::connection::{Connection, Handler};
+use super::parked::ParkedCalls;
 use super::remote::RemoteTool;
+use super::routes::mcp_level;
+use super::tap::Tap;
+use crate::tool::LogLevel;
 
 /// A connection to an MCP server (feature `mcp-client`), over any of
 /// rmcp's client transports (a child process's stdio, streamable HTTP):
@@ -25,8 +30,11 @@ pub struct McpClient {
 }
 
 impl McpClient {
-    /// Connects to the server at the other end of `transport` (it
-    /// answers `initialize`).
+    /// Connects to the server at the other end of `transport`, in the
+    /// protocol it speaks: `server/discover` first, then 2026-07-28
+    /// without a session (each request carrying its own metadata) to a
+    /// server that answers it; to one that does not, 2025-11-25 with its
+    /// `initialize` handshake.
     ///
     /// # Errors
     /// The handshake failed: the transport closed, or the server refused.
@@ -35,12 +43,80 @@ impl McpClient {
         T: IntoTransport<RoleClient, E, A>,
         E: std::error::Error + Send + Sync + 'static,
     {
+        let lifecycle = ClientLifecycleMode::Auto {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            legacy_version: Some(ProtocolVersion::V_2025_11_25),
+        };
+        Self::connect_with(transport, lifecycle).await
+    }
+
+    /// Connects to the server at the other end of `transport` with the
+    /// lifecycle you choose: [`ClientLifecycleMode::Initialize`] (the
+    /// handshake, at the version of
+    /// [`ProtocolVersion::V_2025_11_25`]), [`ClientLifecycleMode::Discover`]
+    /// (2026-07-28 only), or [`ClientLifecycleMode::Auto`] as
+    /// [`connect`](Self::connect) does.
+    ///
+    /// # Errors
+    /// The handshake failed: the transport closed, the server refused, or
+    /// it does not speak the versions asked for.
+    pub async fn connect_with<T, E, A>(
+        transport: T,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Self, Box<ClientInitializeError>>
+    where
+        T: IntoTransport<RoleClient, E, A>,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let handler = Handler::default();
-        let progress = handler.progress();
-        let service = handler.serve(transport).await.map_err(Box::new)?;
+        let routes = handler.routes.clone();
+        let transport = Tap {
+            inner: transport.into_transport(),
+            routes: routes.clone(),
+            discover: None,
+        };
+        let service = handler
+            .serve_with_lifecycle(transport, lifecycle)
+            .await
+            .map_err(Box::new)?;
         Ok(Self {
-            connection: Arc::new(Connection { service, progress }),
+            connection: Arc::new(Connection {
+                service,
+                routes,
+                parked: ParkedCalls::default(),
+            }),
         })
+    }
+
+    /// The protocol version the server and this client agreed on.
+    #[must_use]
+    pub fn protocol_version(&self) -> Option<ProtocolVersion> {
+        let info = self.connection.service.peer().peer_info()?;
+        Some(info.protocol_version.clone())
+    }
+
+    /// Passes the server's log messages at or above `level` to the calls
+    /// they are about, as their [`CallEvent::Log`](crate::tool::CallEvent::Log)s
+    /// (`None`, as before it is set: none). A server of 2026-07-28 hears
+    /// the level with each call; one of 2025-11-25 with `logging/setLevel`,
+    /// when it offers logging. A log message names no request: one sent
+    /// while several calls are in flight reaches each of them.
+    ///
+    /// # Errors
+    /// The server refused `logging/setLevel`, or the connection is gone.
+    pub async fn set_log_level(&self, level: Option<LogLevel>) -> Result<(), ServiceError> {
+        self.connection.routes.set_level(level);
+        let peer = self.connection.service.peer();
+        let Some(info) = peer.peer_info() else {
+            return Ok(());
+        };
+        let legacy = info.protocol_version < ProtocolVersion::V_2026_07_28;
+        if let (true, Some(_), Some(level)) = (legacy, &info.capabilities.logging, level) {
+            #[allow(deprecated)] // MCP's logging utility is the 2025 revisions'.
+            peer.set_level(SetLevelRequestParams::new(mcp_level(level)))
+                .await?;
+        }
+        Ok(())
     }
 
     /// Every tool of the server (`tools/list`, all its pages), as tools

@@ -2,10 +2,17 @@
 //! ([`McpClient`], [`RemoteTool`]). The client and its tools share one
 //! [`Connection`](connection::Connection), below both.
 
+mod call;
 mod connection;
+mod flight;
 mod mcp_client;
-mod progress;
+mod parked;
+mod question;
+mod read;
 mod remote;
+mod routes;
+mod tap;
+mod task;
 
 pub use mcp_client::McpClient;
 pub use remote::RemoteTool;

@@ -2,21 +2,12 @@
 
 use std::sync::Arc;
 
-use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest, JsonObject,
-    RequestId, ServerResult, Tool as McpTool,
-};
-use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
+use rmcp::model::{JsonObject, Tool as McpTool};
 use schemars::Schema;
 use serde_json::Value;
 
 use super::connection::Connection;
-use crate::canonical::PartLimit;
-use crate::mcp::increasing::Increasing;
-use crate::provider::ConvertError;
-use crate::provider::Mcp;
 use crate::tool::{Arguments, CallContext, Calling, Tool, ToolSafety};
-use crate::toolbox::answers;
 use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 
 /// A tool of an MCP server ([`McpClient::tools`](super::McpClient::tools)),
@@ -28,11 +19,39 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   `structuredContent` kept (the toolbox passes it on when it serves the
 ///   tool again), `isError` an error result.
 /// - The call's cancellation (its turn cancelled, its timeout) sends
-///   `notifications/cancelled` for the request; the server's progress for
-///   the request goes to the call's
-///   [`progress`](crate::tool::CallContext::progress), strictly increasing
-///   (rmcp handles each notification in a task of its own, so a report
-///   may overtake an earlier one, which is then dropped).
+///   `notifications/cancelled` for the request. Every progress report the
+///   server sent for the request before its answer goes to the call's
+///   [`progress`](crate::tool::CallContext::progress), in order (one that
+///   does not go forward is dropped); its log messages at or above the
+///   level set with [`McpClient::set_log_level`](super::McpClient::set_log_level)
+///   to the call's [`log`](crate::tool::CallContext::log).
+/// - A question the server asks (an `elicitation/create` at 2025-11-25,
+///   an input-required result at 2026-07-28) parks the call: its result
+///   is pending on a [`Request`](crate::canonical::Request) of kind
+///   `input` (a form's schema in `data.requestedSchema`, a URL elicitation's
+///   `url`). Resumed with the [`Answer`](crate::canonical::Answer)
+///   ([`Turn::resume`](crate::toolbox::Turn::resume)), the answer goes back
+///   (granted: accepted with its `data` as the content; declined: declined,
+///   or cancelled when its reason is `cancel`), as the elicitation's reply
+///   to the call still in flight, or as the call sent again with its
+///   `inputResponses` and `requestState`. A parked call waits in its
+///   client's memory (the 64 most recent per connection; an older one is
+///   cancelled on its server).
+/// - A call the server refuses for want of scope (HTTP 403
+///   `insufficient_scope`, over a transport authorized with rmcp's
+///   `AuthClient`) parks on a [`Request`](crate::canonical::Request) of kind
+///   `authorization`: its `url` the protected resource's metadata, its
+///   `data` the `scope` asked for and the `wwwAuthenticate` challenge. The
+///   caller authorizes again (the same client, more scope) and resumes it
+///   granted: the call is sent again; declined, it fails, permanently.
+/// - A call the server runs as a task (the tasks extension, which the
+///   client declares) is polled (`tasks/get`, at the interval the server
+///   suggests) to its end: its result read as above; a task the server
+///   fails or cancels a permanent failure; its input requests asked of the
+///   caller as above and sent back (`tasks/update`); each new status message goes to
+///   the call's [`log`](crate::tool::CallContext::log) at `info`. The local
+///   call cancelled (its turn, its timeout), the task is cancelled on its
+///   server (`tasks/cancel`).
 /// - A connection that fails or closes, a server that dies mid-call, is a
 ///   transient failure the retry policy reads (never a hang); a JSON-RPC
 ///   error from the server, or an answer that is not a tool result, is a
@@ -40,8 +59,8 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   its code), never the transport's or the server's error text, which
 ///   stays in the Rust channel's source.
 pub struct RemoteTool {
-    connection: Arc<Connection>,
-    name: String,
+    pub(super) connection: Arc<Connection>,
+    pub(super) name: String,
     title: Option<String>,
     description: String,
     input: Schema,
@@ -96,111 +115,6 @@ impl RemoteTool {
         self.safety = self.annotated;
         self
     }
-
-    async fn remote(&self, arguments: JsonObject, cx: CallContext<'static>) -> Lowered {
-        let peer = self.connection.service.peer();
-        let params = CallToolRequestParams::new(self.name.clone()).with_arguments(arguments);
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        let handle = match peer
-            .send_cancellable_request(request, PeerRequestOptions::no_options())
-            .await
-        {
-            Ok(handle) => handle,
-            Err(ServiceError::McpError(refusal)) => return refused(&self.name, refusal),
-            Err(err) => return broken(&self.name, err),
-        };
-        let mut guard = CancelOnDrop {
-            peer: Some(peer.clone()),
-            id: handle.id.clone(),
-        };
-        let mut progress = self
-            .connection
-            .progress
-            .follow(handle.progress_token.clone());
-        // rmcp hands each notification to a task of its own: a report may
-        // overtake an earlier one, which is then dropped.
-        let mut increasing = Increasing::default();
-        let answer = handle.await_response();
-        tokio::pin!(answer);
-        let lowered = loop {
-            tokio::select! {
-                answered = &mut answer => break self.read(answered),
-                Some(report) = progress.reports.recv() => {
-                    if increasing.admits(report.progress) {
-                        cx.progress(report.progress, report.total, report.message.as_deref());
-                    }
-                }
-                () = cx.cancelled() => break answers::cancelled(),
-            }
-        };
-        if !cx.is_cancelled() {
-            guard.peer = None;
-        }
-        lowered
-    }
-
-    fn read(&self, answered: Result<ServerResult, ServiceError>) -> Lowered {
-        let result = match answered {
-            Ok(ServerResult::CallToolResult(result)) => result,
-            Ok(_) => {
-                return ToolResult::<(), ToolError>::fail(
-                    Failure::new(ToolError::new(format!(
-                        "the mcp server answered `{}` with something other than a tool result",
-                        self.name
-                    )))
-                    .permanent(),
-                )
-                .lower();
-            }
-            Err(ServiceError::McpError(refusal)) => return refused(&self.name, refusal),
-            Err(err) => return broken(&self.name, err),
-        };
-        let structured = result.structured_content.is_some();
-        let read = serde_json::to_vec(&result)
-            .map_err(|source| ConvertError::Encode {
-                what: "rmcp CallToolResult",
-                source,
-            })
-            .and_then(|json| Mcp::read_result(json, PartLimit::default()));
-        match read {
-            Ok(read) => Lowered::from_record(
-                read,
-                structured && !result.is_error.unwrap_or(false),
-                Default::default(),
-            ),
-            Err(err) => ToolResult::<(), ToolError>::fail(
-                Failure::new(ToolError::new(format!(
-                    "the mcp server's answer to `{}` is not a tool result this client can read",
-                    self.name
-                )))
-                .with_source(err)
-                .permanent(),
-            )
-            .lower(),
-        }
-    }
-}
-
-/// Sends `notifications/cancelled` for a request whose call stopped
-/// before its answer (dropped by its timeout or its turn's cancellation,
-/// or cancelled).
-struct CancelOnDrop {
-    peer: Option<Peer<RoleClient>>,
-    id: RequestId,
-}
-
-impl Drop for CancelOnDrop {
-    fn drop(&mut self) {
-        let Some(peer) = self.peer.take() else { return };
-        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
-            return;
-        };
-        let id = self.id.clone();
-        runtime.spawn(async move {
-            let cancelled = CancelledNotificationParam::new(Some(id), Some("cancelled".to_owned()));
-            let _ = peer.notify_cancelled(cancelled).await;
-        });
-    }
 }
 
 /// A tool's safety from MCP's hints, MCP's defaults where one is missing
@@ -219,47 +133,6 @@ fn safety_of(
         (true, true) => ToolSafety::IdempotentDestructive,
         (true, false) => ToolSafety::Destructive,
     }
-}
-
-/// The answer to a call whose connection failed: transient, so the retry
-/// policy may try again (a reconnected client, a restarted server). What
-/// failed is the source, not the model's to read: a transport's error may
-/// name addresses and carry bodies.
-fn broken(name: &str, err: ServiceError) -> Lowered {
-    ToolResult::<(), ToolError>::fail(
-        Failure::new(
-            ToolError::new(format!("the mcp server of `{name}` did not answer"))
-                .with_suggestion("try again later"),
-        )
-        .with_source(err)
-        .transient(),
-    )
-    .lower()
-}
-
-/// The answer to a call the server refused with a JSON-RPC error: the
-/// server's word, so permanent (asking again gets the same refusal). The
-/// model reads the error's code and what it means; the server's message
-/// and data stay in the source, as a tool's own error does.
-fn refused(name: &str, refusal: rmcp::model::ErrorData) -> Lowered {
-    let code = refusal.code.0;
-    let meaning = match code {
-        -32602 => "invalid params",
-        -32601 => "method not found",
-        -32600 => "invalid request",
-        -32700 => "parse error",
-        -32603 => "internal error",
-        _ => "a server error",
-    };
-    let error = ToolError::new(format!(
-        "the mcp server of `{name}` refused the call: JSON-RPC error {code} ({meaning})"
-    ));
-    ToolResult::<(), ToolError>::fail(
-        Failure::new(error)
-            .with_source(ServiceError::McpError(refusal))
-            .permanent(),
-    )
-    .lower()
 }
 
 /// The call's arguments as the JSON object MCP sends, or the error result
