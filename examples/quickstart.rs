@@ -90,7 +90,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     toolbox.register(get_weather::tool())?;
     toolbox
         .register(
-            tool::async_function(
+            tool::function(
                 "search_archive",
                 "Search the archive",
                 |q: Query| async move {

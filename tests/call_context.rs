@@ -108,7 +108,7 @@ fn a_tool_stops_when_its_turn_is_cancelled_and_the_call_is_answered_once() {
         let mut toolbox = Toolbox::new().timeout(None);
         toolbox
             .register(
-                tool::async_function(
+                tool::function(
                     "watch",
                     "Waits until cancelled",
                     move |_: NoArgs, cx: CallContext<'static>| {
@@ -216,7 +216,7 @@ fn progress_and_logs_reach_the_observer_in_order() {
         let mut toolbox = Toolbox::new();
         toolbox
             .register(
-                tool::async_function(
+                tool::function(
                     "index",
                     "Indexes",
                     |args: Count, cx: CallContext<'static>| async move {
@@ -300,7 +300,7 @@ fn a_parked_call_resumes_with_its_answer_through_the_context() {
         let mut toolbox = Toolbox::new();
         toolbox
             .register(
-                tool::async_function(
+                tool::function(
                     "deploy",
                     "Deploys",
                     |_: NoArgs, cx: CallContext<'static>| async move {
@@ -415,7 +415,7 @@ fn a_call_polled_after_it_completed_answers_instead_of_panicking() {
     use std::future::Future;
     use std::task::{Context, Poll, Waker};
     let sync_tool = tool::function("now", "Now", |_: NoArgs| "noon").unwrap();
-    let async_tool = tool::async_function("later", "Later", |_: NoArgs| async { "later" }).unwrap();
+    let async_tool = tool::function("later", "Later", |_: NoArgs| async { "later" }).unwrap();
     let tools: [&dyn Tool; 2] = [&sync_tool, &async_tool];
     for tool in tools {
         let cx = CallContext::new("c1", tool.name());

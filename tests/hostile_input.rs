@@ -123,7 +123,7 @@ fn a_payload_that_panics_when_dropped_stays_in_the_call() {
         std::panic::panic_any(Grenade)
     })
     .expect("a valid tool name");
-    let asynchronous = tool::async_function("grenade_async", "Panics", |_: NoArgs| async {
+    let asynchronous = tool::function("grenade_async", "Panics", |_: NoArgs| async {
         if true {
             std::panic::panic_any(Grenade);
         }

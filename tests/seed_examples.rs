@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use serde_json::json;
-use toolresult::canonical::{ContentPart, PartKind, PartLimit, Request, ToolResult, read};
+use toolresult::canonical::{ContentPart, PartKind, PartLimit, Request, ToolResult};
 
 const FIXTURE: &str = "tests/fixtures/fixture.png";
 
@@ -169,7 +169,7 @@ fn non_text_output_in_parts() {
 
 #[test]
 fn read_of_a_media_file() {
-    let res = read(FIXTURE, PartLimit::default());
+    let res = ToolResult::from_path(FIXTURE, PartLimit::default());
     assert!(!res.is_error, "{}", res.output);
     assert!(
         res.output.ends_with("fixture.png (image/png, 82 bytes)"),
@@ -190,7 +190,7 @@ fn read_of_a_media_file() {
 
 #[test]
 fn read_of_a_text_file() {
-    let res = read("tests/fixtures/mcp.json", PartLimit::default());
+    let res = ToolResult::from_path("tests/fixtures/mcp.json", PartLimit::default());
     assert!(!res.is_error, "{}", res.output);
     assert!(res.parts.is_empty(), "a text read carries no parts");
     assert_eq!(
@@ -208,7 +208,7 @@ fn read_of_a_text_file() {
 
 #[test]
 fn read_failures_are_error_results_naming_the_path() {
-    let res = read("tests/fixtures/missing.png", PartLimit::default());
+    let res = ToolResult::from_path("tests/fixtures/missing.png", PartLimit::default());
     assert!(res.is_error);
     assert!(
         res.output
@@ -216,9 +216,9 @@ fn read_failures_are_error_results_naming_the_path() {
         "{}",
         res.output
     );
-    let res = read("tests/fixtures", PartLimit::default());
+    let res = ToolResult::from_path("tests/fixtures", PartLimit::default());
     assert!(res.is_error);
     assert_eq!(res.output, "read: `tests/fixtures` is not a regular file");
-    let res = read("tests/fixtures/mcp.json", PartLimit::new(10));
+    let res = ToolResult::from_path("tests/fixtures/mcp.json", PartLimit::new(10));
     assert!(res.is_error);
 }

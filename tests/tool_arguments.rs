@@ -288,7 +288,7 @@ fn arguments_as_json_text() {
 
 #[test]
 fn async_tools_report_bad_arguments_the_same_way() {
-    let lookup = tool::async_function("lookup", "Look a key up", |a: WeatherArgs| async move {
+    let lookup = tool::function("lookup", "Look a key up", |a: WeatherArgs| async move {
         ToolResult::<_>::ok(a.city)
     })
     .unwrap();

@@ -275,7 +275,7 @@ fn an_async_function_is_the_tool_written_by_hand() {
         b: i64,
     }
     let by_hand =
-        tool::async_function("add", "Add two integers.", |x: Args| add(x.a, x.b)).unwrap();
+        tool::function("add", "Add two integers.", |x: Args| add(x.a, x.b)).unwrap();
     let made = add::tool();
     assert_same(&made, &by_hand);
     assert_eq!(call(&made, json!({"a": 2, "b": 40})), "42");
@@ -634,7 +634,7 @@ fn the_methods_of_a_block_are_its_tools() {
     .unwrap()
     .with_safety(ToolSafety::Additive);
     let shared = Arc::clone(&counters);
-    let read_by_hand = tool::async_function(
+    let read_by_hand = tool::function(
         "read_count",
         "Read the count.",
         move |a: ReadArgs, cx: CallContext<'static>| {
@@ -739,7 +739,7 @@ fn every_provider_declares_the_attribute_made_tool_as_the_hand_written_one() {
             a: i64,
             b: i64,
         }
-        tool::async_function("add", "Add two integers.", |x: Args| add(x.a, x.b)).unwrap()
+        tool::function("add", "Add two integers.", |x: Args| add(x.a, x.b)).unwrap()
     };
     assert_eq!(declarations(&add::tool()), declarations(&add_by_hand));
     assert_eq!(

@@ -17,7 +17,7 @@ fn names_every_provider_accepts() {
     for name in ["get_weather", "a", "_private", "Tool-2", &"x".repeat(64)] {
         assert_eq!(define(name), Ok(()), "{name}");
     }
-    let async_tool = tool::async_function("lookup", "A tool", |_: NoArgs| async { "done" });
+    let async_tool = tool::function("lookup", "A tool", |_: NoArgs| async { "done" });
     assert!(async_tool.is_ok());
 }
 
@@ -63,7 +63,7 @@ fn names_some_provider_refuses() {
             "x".repeat(64)
         ))
     );
-    let async_tool = tool::async_function("bad name", "A tool", |_: NoArgs| async { "done" });
+    let async_tool = tool::function("bad name", "A tool", |_: NoArgs| async { "done" });
     assert!(async_tool.is_err());
 }
 

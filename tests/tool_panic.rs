@@ -101,11 +101,11 @@ impl Future for PanicsOnSecondPoll {
 #[test]
 fn a_panic_in_an_async_body_is_caught_too() {
     let late =
-        tool::async_function("late", "Panics later", |_: Args| PanicsOnSecondPoll(false)).unwrap();
+        tool::function("late", "Panics later", |_: Args| PanicsOnSecondPoll(false)).unwrap();
     let lowered = call(&late, json!({"n": 1}));
     assert_safe(&lowered, "late", &format!("late: {SECRET}"));
 
-    let early = tool::async_function("early", "Panics at once", |_: Args| async move {
+    let early = tool::function("early", "Panics at once", |_: Args| async move {
         panic!("early: {SECRET}");
         #[allow(unreachable_code)]
         Ok::<u8, Failure>(0)

@@ -58,7 +58,7 @@ fn tools(counter: Arc<AtomicU32>) -> Vec<Box<dyn Tool>> {
             .unwrap(),
         ),
         Box::new(
-            tool::async_function("lookup", "Look a key up", |a: CityArgs| async move {
+            tool::function("lookup", "Look a key up", |a: CityArgs| async move {
                 if a.city == "region" {
                     ToolResult::ok("eu-west-1".to_owned())
                 } else {

@@ -79,7 +79,7 @@ fn add_tool() -> impl Tool {
 }
 
 fn sleeper(name: &str, secs: u64) -> impl Tool {
-    tool::async_function(name, "Sleeps", move |_: NoArgs| async move {
+    tool::function(name, "Sleeps", move |_: NoArgs| async move {
         tokio::time::sleep(Duration::from_secs(secs)).await;
         format!("slept {secs}s")
     })
@@ -289,7 +289,7 @@ fn a_slow_call_times_out_as_a_transient_failure_and_is_dropped() {
         let mut toolbox = Toolbox::new().timeout(Duration::from_secs(2)).retry(no_retries());
         toolbox
             .register(
-                tool::async_function("slow", "Slow", move |_: NoArgs| {
+                tool::function("slow", "Slow", move |_: NoArgs| {
                     let seen = Arc::clone(&seen);
                     async move {
                         tokio::time::sleep(Duration::from_secs(60)).await;
@@ -356,7 +356,7 @@ fn timeouts_are_retried_for_a_read_only_tool_and_not_for_an_additive_one() {
         toolbox.register(sleeper("lookup", 60)).unwrap();
         toolbox
             .register(
-                tool::async_function("append", "Appends", |_: NoArgs| async {
+                tool::function("append", "Appends", |_: NoArgs| async {
                     tokio::time::sleep(Duration::from_secs(60)).await;
                     "appended"
                 })
@@ -447,7 +447,7 @@ fn panics_in_sync_and_async_tools_are_answered_safely() {
             .unwrap();
         toolbox
             .register(
-                tool::async_function("async_boom", "Panics later", |_: NoArgs| async {
+                tool::function("async_boom", "Panics later", |_: NoArgs| async {
                     tokio::time::sleep(Duration::from_secs(1)).await;
                     if true {
                         panic!("token=SECRET");
@@ -833,7 +833,7 @@ impl Drop for Bomb {
 }
 
 fn bomb_tool(name: &str) -> impl Tool {
-    tool::async_function(name, "Holds a bomb while it waits", |_: NoArgs| async {
+    tool::function(name, "Holds a bomb while it waits", |_: NoArgs| async {
         let bomb = Bomb;
         tokio::time::sleep(Duration::from_secs(10)).await;
         drop(bomb);

@@ -32,7 +32,7 @@ fn a_deadline_read_after_the_first_wait_is_the_one_the_timer_keeps() {
             .retry(RetryPolicy::new().max_attempts(1));
         toolbox
             .register(
-                tool::async_function(
+                tool::function(
                     "slow",
                     "Waits, reads its deadline, waits past it",
                     move |_: NoArgs, cx: CallContext<'static>| {
@@ -74,7 +74,7 @@ fn a_deadline_read_before_the_first_wait_is_when_the_timer_fires() {
             .retry(RetryPolicy::new().max_attempts(1));
         toolbox
             .register(
-                tool::async_function(
+                tool::function(
                     "late",
                     "Reads its deadline first, then waits past it",
                     move |_: NoArgs, cx: CallContext<'static>| {

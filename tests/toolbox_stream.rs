@@ -40,7 +40,7 @@ fn toolbox(began: Instant, log: &Log) -> Toolbox {
         ("unsafe", ToolSafety::Destructive),
     ] {
         let log = Arc::clone(log);
-        let tool = tool::async_function(name, "Waits", move |wait: Wait, cx: CallContext<'static>| {
+        let tool = tool::function(name, "Waits", move |wait: Wait, cx: CallContext<'static>| {
             let log = Arc::clone(&log);
             let token = cx.cancellation_token();
             async move {
@@ -277,7 +277,7 @@ fn a_call_started_early_sees_its_cancellation_when_the_message_is_cut() {
         let fired = Arc::new(Mutex::new(None));
         let sink = Arc::clone(&fired);
         let mut toolbox = Toolbox::new().start_early(true);
-        let slow = tool::async_function(
+        let slow = tool::function(
             "slow",
             "Hands its work off",
             move |_: Wait, cx: CallContext<'static>| {

@@ -211,7 +211,7 @@ fn sixteen_waits(c: &mut Criterion) {
     let mut toolbox = Toolbox::new();
     toolbox
         .register(
-            tool::async_function("wait", "Waits 20 ms", |_: NoArgs| async {
+            tool::function("wait", "Waits 20 ms", |_: NoArgs| async {
                 tokio::time::sleep(Duration::from_millis(20)).await;
                 "done"
             })

@@ -86,7 +86,7 @@ fn server(waiting: &Waiting) -> McpServer {
         .unwrap();
     toolbox
         .register(
-            tool::async_function(
+            tool::function(
                 "count",
                 "Count to three",
                 |_: NoArgs, cx: CallContext<'static>| async move {
@@ -102,7 +102,7 @@ fn server(waiting: &Waiting) -> McpServer {
         .unwrap();
     toolbox
         .register(
-            tool::async_function(
+            tool::function(
                 "wait",
                 "Wait until cancelled",
                 |_: NoArgs, cx: CallContext<'static>| async move {

@@ -97,7 +97,7 @@ fn toolbox(started: Arc<Notify>) -> Toolbox {
         .unwrap();
     toolbox
         .register(
-            tool::async_function(
+            tool::function(
                 "hang",
                 "Runs until cancelled",
                 move |_: NoArgs, cx: CallContext<'static>| {

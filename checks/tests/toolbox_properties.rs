@@ -518,7 +518,7 @@ fn build(turn: &Turn) -> (Toolbox, Vec<Arc<AtomicU32>>, Vec<Call>) {
             ),
             _ => Some(
                 toolbox.register(
-                    tool::async_function(&name, "Behaves", move |_: Input| {
+                    tool::function(&name, "Behaves", move |_: Input| {
                         let before = runs.fetch_add(1, Ordering::SeqCst);
                         let behaviour = behaviour.clone();
                         let secret = secret.clone();

@@ -149,7 +149,7 @@ fn toolbox() -> Result<Toolbox, String> {
         .map_err(r)?;
     toolbox
         .register(
-            tool::async_function("echo", "Echo text", |x: Echo| async move {
+            tool::function("echo", "Echo text", |x: Echo| async move {
                 ToolResult::<String>::ok(x.text.unwrap_or_default())
             })
             .map_err(e)?,
@@ -165,7 +165,7 @@ fn toolbox() -> Result<Toolbox, String> {
         .map_err(r)?;
     toolbox
         .register(
-            tool::async_function(
+            tool::function(
                 "count",
                 "Count to three",
                 |_: Nothing, cx: CallContext<'static>| async move {
@@ -184,7 +184,7 @@ fn toolbox() -> Result<Toolbox, String> {
         .map_err(r)?;
     toolbox
         .register(
-            tool::async_function(
+            tool::function(
                 "wait",
                 "Wait a second",
                 |_: Nothing, cx: CallContext<'static>| async move {

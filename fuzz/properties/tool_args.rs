@@ -82,7 +82,7 @@ static TRIP: LazyLock<Box<dyn Tool>> = LazyLock::new(|| {
 
 static LOOSE: LazyLock<Box<dyn Tool>> = LazyLock::new(|| {
     Box::new(
-        tool::async_function("search", "Search", |args: Loose| async move {
+        tool::function("search", "Search", |args: Loose| async move {
             ToolResult::<Loose>::ok(args)
         })
         .expect("a valid tool name"),

@@ -52,13 +52,13 @@ static TOOLBOX: LazyLock<Toolbox> = LazyLock::new(|| {
     let add = tool::function("add", "Add two integers", |args: Add| {
         ToolResult::<i64>::ok(args.a.wrapping_add(args.b))
     });
-    let echo = tool::async_function("echo", "Echo text", |args: Echo| async move {
+    let echo = tool::function("echo", "Echo text", |args: Echo| async move {
         ToolResult::<String>::ok(args.text.unwrap_or_default())
     });
     let fail = tool::function("fail", "Always fails", |_: Nothing| {
         ToolResult::<()>::fail(ToolError::new("it always fails"))
     });
-    let slow = tool::async_function("slow", "Never finishes in time", |_: Nothing| async {
+    let slow = tool::function("slow", "Never finishes in time", |_: Nothing| async {
         tokio::time::sleep(Duration::from_secs(3600)).await;
         ToolResult::<()>::ok(())
     });

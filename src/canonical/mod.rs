@@ -6,7 +6,7 @@
 //!   through constructors that check the contract; [`MediaType`] is the
 //!   fixed extension table and [`PartLimit`] the size limit.
 //! - [`Request`] and [`Answer`] (SPEC §10): the suspension handshake.
-//! - [`read`]: the built-in `read` of a path.
+//! - [`ToolResult::from_path`]: the built-in `read` of a path.
 //!
 //! Whatever reads a file or a reader takes a [`PartLimit`] as an argument,
 //! so no read is larger than its caller allows; a parse uses the default
@@ -53,7 +53,6 @@ pub(crate) use pending::SEAL;
 #[cfg(feature = "toolbox")]
 pub(crate) use pending::{ALWAYS, ARGUMENTS};
 pub use pending::{Answer, Request};
-pub use read::read;
 pub use result::ToolResult;
 
 pub(crate) use base64_data::Base64;

@@ -60,7 +60,7 @@ pub enum PartError {
         /// The path as given (long values are cut).
         path: String,
     },
-    /// A file that is neither media nor UTF-8 text (from [`read`](super::read)).
+    /// A file that is neither media nor UTF-8 text (from [`ToolResult::from_path`](super::ToolResult::from_path)).
     #[error("`{path}` is not valid UTF-8 text and its extension is not a known media type")]
     NotText {
         /// The path as given (long values are cut).

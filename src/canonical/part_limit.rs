@@ -10,7 +10,7 @@ use super::bounded_read::BytesFrom;
 /// The default is [`PartLimit::DEFAULT_MAX_BYTES`] (20 MiB). Whatever reads
 /// from a source that could be larger than memory takes a limit as an
 /// argument: a file ([`ContentPart::from_path`](super::ContentPart::from_path),
-/// the built-in [`read`](super::read)), a reader
+/// the built-in [`ToolResult::from_path`](super::ToolResult::from_path)), a reader
 /// ([`ContentPart::from_reader`](super::ContentPart::from_reader)), and JSON
 /// (a limit is a `serde::de::DeserializeSeed` of a canonical
 /// [`ToolResult`](super::ToolResult), and an argument of

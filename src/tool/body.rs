@@ -1,9 +1,9 @@
 //! The bodies a typed tool is made of: a function of its arguments, or of
 //! its arguments and its [`CallContext`].
 //!
-//! The traits are public (they bound [`function`](super::function) and
-//! [`async_function`](super::async_function)) but cannot be named outside
-//! the crate: what implements them is said in those functions' docs.
+//! The traits are public (they bound [`function`](super::function)) but
+//! cannot be named outside the crate: what implements them is said in that
+//! function's docs.
 
 use std::future::Future;
 
@@ -23,7 +23,7 @@ pub struct WithContext;
 pub struct SyncFn<M>(std::marker::PhantomData<M>);
 
 /// The kind of a [`FunctionTool`](super::FunctionTool) whose body is an
-/// asynchronous function ([`async_function`](super::async_function)).
+/// asynchronous function (one returning a future).
 #[derive(Debug)]
 pub struct AsyncFn<M>(std::marker::PhantomData<M>);
 
@@ -100,4 +100,20 @@ where
     fn start(&self, args: Args, cx: &CallContext<'_>) -> Fut {
         self(args, cx.clone().into_owned())
     }
+}
+
+/// A tool body, synchronous ([`SyncBody`]) or asynchronous ([`AsyncBody`]):
+/// what [`function`](super::function) takes. The kind is inferred from what
+/// the body returns: a future makes an asynchronous tool.
+pub trait Body<Args, Kind>: Send + Sync {
+    /// What the body returns, or what its future resolves to.
+    type Output: ToolReturn;
+}
+
+impl<Args, M, F: SyncBody<Args, M>> Body<Args, SyncFn<M>> for F {
+    type Output = F::Output;
+}
+
+impl<Args, M, F: AsyncBody<Args, M>> Body<Args, AsyncFn<M>> for F {
+    type Output = <F::Future as Future>::Output;
 }

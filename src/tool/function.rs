@@ -1,4 +1,4 @@
-//! `function`: a synchronous typed function as a [`Tool`].
+//! `function`: a typed function, synchronous or asynchronous, as a [`Tool`].
 
 use std::marker::PhantomData;
 
@@ -6,15 +6,15 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 
 use super::arguments::{Arguments, InvalidArguments};
-use super::body::{SyncBody, SyncFn};
+use super::body::{Body, SyncBody, SyncFn};
 use super::definition::{Definition, defined_tool, definition_accessors};
 use super::name::InvalidToolName;
 use super::panic::catch_blocking;
 use super::{CallContext, Calling, Tool};
 use crate::IntoToolResult;
 
-/// A typed function as a tool: a synchronous one built with [`function`],
-/// an asynchronous one with [`async_function`](super::async_function).
+/// A typed function as a tool, synchronous or asynchronous, built with
+/// [`function`].
 ///
 /// Calling it decodes the arguments (a bad argument is an error result the
 /// model can act on), runs the body inside `catch_unwind` (a panic is a safe
@@ -31,10 +31,11 @@ pub struct FunctionTool<Args, M, F> {
 
 defined_tool!(FunctionTool);
 
-/// Defines a tool from a synchronous function of its typed arguments.
+/// Defines a tool from a function of its typed arguments, synchronous or
+/// asynchronous.
 ///
-/// The body is `Fn(Args) -> R`, or `Fn(Args, &CallContext) -> R` for a
-/// tool that reads its call ([`CallContext`]: id, attempt, deadline,
+/// A synchronous body is `Fn(Args) -> R`, or `Fn(Args, &CallContext) -> R`
+/// for a tool that reads its call ([`CallContext`]: id, attempt, deadline,
 /// cancellation, progress, the answer of a resumed call, its caller's
 /// values). It returns a [`ToolResult<T, E>`](crate::ToolResult), a
 /// `Result<T, Failure<E>>`, a `Result<T, E>`, or plain text or JSON
@@ -75,16 +76,50 @@ defined_tool!(FunctionTool);
 /// # Ok::<(), toolresult::tool::InvalidToolName>(())
 /// ```
 ///
+/// An asynchronous body returns a future: `Fn(Args) -> Fut`, or
+/// `Fn(Args, CallContext<'static>) -> Fut` for a tool that reads its call
+/// (the future owns its context, so it may hold it across `.await`s). Its
+/// panics are caught while it builds its future and poll by poll. The
+/// library brings no runtime: the tool's [`call`](Tool::call) future runs
+/// on whatever executor polls it.
+///
+/// ```
+/// use serde::Deserialize;
+/// use schemars::JsonSchema;
+/// use toolresult::Failure;
+/// use toolresult::tool::{self, Arguments, CallContext, Tool};
+///
+/// #[derive(Deserialize, JsonSchema)]
+/// struct Lookup { key: String }
+///
+/// let lookup = tool::function("lookup", "Look a key up", |args: Lookup| async move {
+///     Ok::<_, Failure>(args.key.len())
+/// })?;
+///
+/// let args = Arguments::Json(serde_json::json!({"key": "region"}));
+/// let lowered = pollster::block_on(lookup.call(&args, &CallContext::new("c1", "lookup")));
+/// assert_eq!(lowered.result.output, "6");
+///
+/// // A tool that reads its call owns its context.
+/// let progress = tool::function("scan", "Scan", |_: Lookup, cx: CallContext<'static>| async move {
+///     cx.progress(1.0, Some(1.0), None);
+///     cx.call_id().to_owned()
+/// })?;
+/// let lowered = pollster::block_on(progress.call(&args, &CallContext::new("c2", "scan")));
+/// assert_eq!(lowered.result.output, "c2");
+/// # Ok::<(), toolresult::tool::InvalidToolName>(())
+/// ```
+///
 /// # Errors
 /// The name is empty, too long, or holds a character some provider refuses.
-pub fn function<Args, M, F>(
+pub fn function<Args, Kind, F>(
     name: impl Into<String>,
     description: impl Into<String>,
     body: F,
-) -> Result<FunctionTool<Args, SyncFn<M>, F>, InvalidToolName>
+) -> Result<FunctionTool<Args, Kind, F>, InvalidToolName>
 where
     Args: DeserializeOwned + JsonSchema,
-    F: SyncBody<Args, M>,
+    F: Body<Args, Kind>,
 {
     Ok(FunctionTool {
         definition: Definition::of::<Args, F::Output>(name.into(), description.into())?,

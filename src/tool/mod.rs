@@ -1,8 +1,8 @@
 //! Typed functions as object-safe tools: a name, a description, schemas
 //! from the Rust types, and a call that always lowers.
 //!
-//! [`function`] and [`async_function`] turn a function of typed arguments
-//! into a [`Tool`]. A call decodes the model's JSON arguments with serde
+//! [`function`] turns a function of typed arguments, synchronous or
+//! asynchronous, into a [`Tool`]. A call decodes the model's JSON arguments with serde
 //! (bad ones become an error result the model can act on), runs the body
 //! (a panic becomes a safe error result) and lowers what it returns into the
 //! canonical result plus [`Diagnostics`](crate::Diagnostics). Tools of
@@ -84,7 +84,6 @@ pub use arguments::{Arguments, InvalidArguments};
 pub use artifact_reader::ArtifactReader;
 #[cfg(feature = "mcp-server")]
 pub(crate) use artifact_reader::slice_bounds;
-pub use async_function::async_function;
 pub(crate) use body::{ArgsOnly, SyncFn};
 pub use calling::Calling;
 pub use context::{CallContext, CallEvent, LogLevel};

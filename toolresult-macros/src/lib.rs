@@ -38,7 +38,7 @@ use options::Options;
 /// beside it a struct of the same name gives `name::tool()`, the tool,
 /// carrying every option the attribute gives: register it with
 /// `toolbox.register(name::tool())`. The tool is the one `tool::function`
-/// (or `tool::async_function`) would make of it by hand, schema for schema
+/// would make of it by hand, schema for schema
 /// and instruction for instruction:
 ///
 /// - its name is the function's, or `name = "..."`, checked at compile time

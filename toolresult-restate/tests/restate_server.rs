@@ -835,7 +835,7 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
 
     // Cancels its own turn, then waits (a while) to be dropped.
     toolbox.register(
-        tool::async_function(
+        tool::function(
             "stop_turn",
             "Cancels the turn",
             |_: NoArgs, cx: CallContext<'static>| async move {
@@ -875,7 +875,7 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
     let dir = state.to_owned();
     toolbox
         .register(
-            tool::async_function("hangs_once", "Hangs once", move |args: Keyed| {
+            tool::function("hangs_once", "Hangs once", move |args: Keyed| {
                 let dir = dir.clone();
                 async move {
                     let run = bump(&dir, &args.key);

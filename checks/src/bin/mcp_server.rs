@@ -213,7 +213,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     // The 2025 suite's name, and the 2026 one's (its log messages go to a
     // request that asks for them in its `_meta`, and to no other).
     for name in ["test_tool_with_logging", "test_logging_tool"] {
-        toolbox.register(tool::async_function(
+        toolbox.register(tool::function(
             name,
             "Sends three log messages while it runs",
             |_: NoArgs, cx: CallContext<'static>| async move {
@@ -235,7 +235,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
             ))
         },
     )?)?;
-    toolbox.register(tool::async_function(
+    toolbox.register(tool::function(
         "test_tool_with_progress",
         "Reports progress 0, 50 and 100 of 100",
         |_: NoArgs, cx: CallContext<'static>| async move {
@@ -247,7 +247,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
             "Progress test completed"
         },
     )?)?;
-    toolbox.register(tool::async_function(
+    toolbox.register(tool::function(
         "test_sampling",
         "Asks the client's LLM",
         |args: Prompt, cx: CallContext<'static>| async move {
@@ -351,7 +351,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     // Not a conformance tool: a call that takes its time, to cancel or to
     // kill the server under.
     toolbox
-        .register(tool::async_function(
+        .register(tool::function(
             "sleep",
             "Sleeps for `ms` milliseconds, or until cancelled",
             |args: Sleep, cx: CallContext<'static>| async move {
