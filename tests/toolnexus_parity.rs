@@ -646,7 +646,7 @@ fn their_read(path: &str) -> tn::ToolResult {
 #[test]
 fn read_of_the_fixture_matches_their_read_builtin() {
     let their = their_read(PNG);
-    let our = ours::read(PNG, ours::PartLimit::default());
+    let our = ours::ToolResult::from_path(PNG, ours::PartLimit::default());
     let expected = format!(
         r#"{{"output":"tests/fixtures/fixture.png (image/png, 82 bytes)","isError":false,"parts":[{{"type":"image","mimeType":"image/png","data":"{}"}}]}}"#,
         png_b64()
@@ -688,7 +688,7 @@ fn read_of_a_pdf_and_a_wav_matches_their_read_builtin() {
             r#"{{"output":"{shown} ({mime}, {len} bytes)","isError":false,"parts":[{part}]}}"#
         );
         same_bytes(
-            &ours::read(&path, ours::PartLimit::default()),
+            &ours::ToolResult::from_path(&path, ours::PartLimit::default()),
             &their_read(shown),
             &expected,
         );
@@ -699,7 +699,7 @@ fn read_of_a_pdf_and_a_wav_matches_their_read_builtin() {
 fn read_of_a_text_file_matches_their_read_builtin() {
     let path = "tests/fixtures/mcp.json";
     same_bytes(
-        &ours::read(path, ours::PartLimit::default()),
+        &ours::ToolResult::from_path(path, ours::PartLimit::default()),
         &their_read(path),
         &format!(
             r#"{{"output":{},"isError":false}}"#,
