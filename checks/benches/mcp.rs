@@ -27,8 +27,8 @@ use rmcp::model::{CallToolRequestParams, CallToolResponse, InputResponses};
 use serde_json::json;
 
 use mcp_servers::{
-    CONFIRM, Client, Mode, connect, input_required_server, object, one_call, over_duplex,
-    rmcp_http, serve_http, toolbox_server, RmcpServer, http_config,
+    CONFIRM, Client, Mode, RmcpServer, connect, http_config, input_required_server, object,
+    one_call, over_duplex, rmcp_http, serve_http, toolbox_server,
 };
 
 fn runtime() -> tokio::runtime::Runtime {

@@ -82,7 +82,8 @@ fn spawn_server(spec: &str) -> (Child, u16) {
 
 /// The child's peak resident set, in KiB (`VmHWM` of `/proc/<pid>/status`).
 fn peak_rss_kib(child: &Child) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    let status =
+        std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
     status
         .lines()
         .find_map(|line| line.strip_prefix("VmHWM:"))
@@ -129,7 +130,10 @@ fn measure(server: &str, mode: &str, clients: usize, time: Duration) -> (f64, u6
     let peak = peak_rss_kib(&child);
     drop(child.stdin.take());
     let _ = child.wait();
-    (calls.load(Ordering::Relaxed) as f64 / elapsed.as_secs_f64(), peak)
+    (
+        calls.load(Ordering::Relaxed) as f64 / elapsed.as_secs_f64(),
+        peak,
+    )
 }
 
 fn main() {
@@ -147,7 +151,11 @@ fn main() {
             let mut ours = Vec::new();
             let mut theirs = Vec::new();
             for round in 0..2 {
-                let order = if round == 0 { ["toolbox", "rmcp"] } else { ["rmcp", "toolbox"] };
+                let order = if round == 0 {
+                    ["toolbox", "rmcp"]
+                } else {
+                    ["rmcp", "toolbox"]
+                };
                 for server in order {
                     let measured = measure(server, mode, clients, time);
                     if server == "toolbox" {
@@ -157,8 +165,10 @@ fn main() {
                     }
                 }
             }
-            let rps = |runs: &[(f64, u64)]| runs.iter().map(|r| r.0).sum::<f64>() / runs.len() as f64;
-            let rss = |runs: &[(f64, u64)]| runs.iter().map(|r| r.1).max().unwrap_or(0) as f64 / 1024.0;
+            let rps =
+                |runs: &[(f64, u64)]| runs.iter().map(|r| r.0).sum::<f64>() / runs.len() as f64;
+            let rss =
+                |runs: &[(f64, u64)]| runs.iter().map(|r| r.1).max().unwrap_or(0) as f64 / 1024.0;
             println!(
                 "| {mode} | {clients} | {:.0}/s ({:.0}, {:.0}; {:.1} MiB) | {:.0}/s ({:.0}, {:.0}; {:.1} MiB) | {:.2}x |",
                 rps(&ours),

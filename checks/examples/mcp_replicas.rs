@@ -189,18 +189,23 @@ async fn check(key: &[u8]) -> anyhow::Result<()> {
     let first = client(addresses[0]).await?;
     let second = client(addresses[1]).await?;
 
-    let weather = CallToolRequestParams::new("weather")
-        .with_arguments(arguments(json!({"city": "Oslo"})));
+    let weather =
+        CallToolRequestParams::new("weather").with_arguments(arguments(json!({"city": "Oslo"})));
     let answered = text_of(first.call_tool_once(weather).await?)?;
     println!("weather, replica 1: {answered}");
 
-    let deploy = CallToolRequestParams::new("deploy")
-        .with_arguments(arguments(json!({"version": "1.4.2"})));
+    let deploy =
+        CallToolRequestParams::new("deploy").with_arguments(arguments(json!({"version": "1.4.2"})));
     let CallToolResponse::InputRequired(parked) = first.call_tool_once(deploy.clone()).await?
     else {
         bail!("deploy did not ask first");
     };
-    let asked: Vec<&String> = parked.input_requests.iter().flatten().map(|(id, _)| id).collect();
+    let asked: Vec<&String> = parked
+        .input_requests
+        .iter()
+        .flatten()
+        .map(|(id, _)| id)
+        .collect();
     let state = parked.request_state.clone().context("no requestState")?;
     println!(
         "deploy, replica 1: input required, asking {asked:?}, state of {} bytes",
@@ -237,7 +242,9 @@ async fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
         Some("serve") => {
-            let key = key.with_context(|| format!("set {KEY_VAR} to a key of 32 bytes or more, the same on every replica"))?;
+            let key = key.with_context(|| {
+                format!("set {KEY_VAR} to a key of 32 bytes or more, the same on every replica")
+            })?;
             let address = args.next().unwrap_or_else(|| "127.0.0.1:8701".to_owned());
             let listener = tokio::net::TcpListener::bind(&address).await?;
             println!("serving MCP at http://{address}/mcp");
@@ -250,7 +257,11 @@ async fn main() -> anyhow::Result<()> {
         // The check: with no key given, one made for this run.
         None => {
             let key = key.unwrap_or_else(|| {
-                format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple())
+                format!(
+                    "{}{}",
+                    uuid::Uuid::new_v4().simple(),
+                    uuid::Uuid::new_v4().simple()
+                )
             });
             tokio::time::timeout(Duration::from_secs(30), check(key.as_bytes()))
                 .await

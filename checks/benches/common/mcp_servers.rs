@@ -94,7 +94,8 @@ pub fn input_required_server() -> McpServer {
             tools::function(
                 "confirm",
                 "Adds once a person says yes",
-                |x: Add, cx: &CallContext| match cx.answer() {
+                |x: Add, cx: &CallContext| {
+                    match cx.answer() {
                     Some(answer) if answer.ok => ToolResult::<String>::ok((x.a + x.b).to_string()),
                     Some(_) => ToolResult::ok("declined".to_owned()),
                     None => ToolResult::pending(
@@ -103,6 +104,7 @@ pub fn input_required_server() -> McpServer {
                             json!({"type": "object", "properties": {"ok": {"type": "boolean"}}}),
                         )])),
                     ),
+                }
                 },
             )
             .expect("a tool")
@@ -136,7 +138,11 @@ pub fn http_config(mode: Mode) -> StreamableHttpServerConfig {
 
 /// rmcp's server as its own streamable HTTP service.
 pub fn rmcp_http(mode: Mode) -> StreamableHttpService<RmcpServer, LocalSessionManager> {
-    StreamableHttpService::new(|| Ok(RmcpServer::new()), Default::default(), http_config(mode))
+    StreamableHttpService::new(
+        || Ok(RmcpServer::new()),
+        Default::default(),
+        http_config(mode),
+    )
 }
 
 /// Serves `service` on a free port of 127.0.0.1 (hyper, `TCP_NODELAY`);
