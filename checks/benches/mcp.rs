@@ -3,137 +3,40 @@
 //!
 //! - `duplex`: over an in-memory byte stream, as stdio carries it (one
 //!   JSON-RPC message a line);
-//! - `http`: over streamable HTTP on 127.0.0.1 (hyper), a session each.
+//! - `http`: over streamable HTTP on 127.0.0.1 (hyper), a session each;
+//! - `http_stateless`: over streamable HTTP at MCP 2026-07-28, each
+//!   request alone (rmcp's stateless mode on both servers: no sessions,
+//!   JSON replies);
+//! - `input_required`: the toolbox alone, stateless: one plain call
+//!   against a call that parks (an input-required result with its sealed
+//!   state) and is sent again with the client's input response and the
+//!   state, then answered.
 //!
 //! The tool adds two integers and answers with the sum as text. The
-//! client's `call_tool` is timed from the request to its answer, the
-//! session set up once outside the loop.
+//! client's call is timed from the request to its answer, the client set
+//! up once outside the loop.
 
 mod common;
+#[path = "common/mcp_servers.rs"]
+mod mcp_servers;
 
 use std::future::Future;
 
 use criterion::{Criterion, criterion_group};
-use rmcp::handler::server::router::tool::ToolRouter;
-use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, ServerCapabilities, ServerConfig};
-use rmcp::service::{RoleClient, RunningService};
-use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::streamable_http_server::session::SessionManager;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
+use rmcp::model::{CallToolRequestParams, CallToolResponse, InputResponses};
 use serde_json::json;
-use toolresult::mcp::McpServer;
-use toolresult::tool::{self as tools, ToolSafety};
-use toolresult::toolbox::Toolbox;
 
-#[derive(serde::Deserialize, schemars::JsonSchema)]
-struct Add {
-    a: i64,
-    b: i64,
-}
+use mcp_servers::{
+    CONFIRM, Client, Mode, RmcpServer, connect, http_config, input_required_server, object,
+    one_call, over_duplex, rmcp_http, serve_http, toolbox_server,
+};
 
-/// The peer: the same tool, on rmcp's macros.
-#[derive(Clone)]
-struct RmcpServer {
-    tool_router: ToolRouter<Self>,
-}
-
-#[tool_router]
-impl RmcpServer {
-    fn new() -> Self {
-        Self {
-            tool_router: Self::tool_router(),
-        }
-    }
-
-    #[tool(description = "Add two integers")]
-    fn add(&self, Parameters(Add { a, b }): Parameters<Add>) -> String {
-        (a + b).to_string()
-    }
-}
-
-#[tool_handler(router = self.tool_router)]
-impl ServerHandler for RmcpServer {
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-    }
-}
-
-fn toolbox_server() -> McpServer {
-    let mut toolbox = Toolbox::new();
-    toolbox
-        .register(
-            tools::function("add", "Add two integers", |x: Add| (x.a + x.b).to_string())
-                .expect("a tool")
-                .with_safety(ToolSafety::ReadOnly),
-        )
-        .expect("registered");
-    McpServer::new(toolbox).expect("a server")
-}
-
-type Client = RunningService<RoleClient, ()>;
-
-/// A client of `handler` over an in-memory duplex.
-async fn over_duplex<H: ServerHandler>(handler: H) -> Client {
-    let (server_end, client_end) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = handler.serve(server_end).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_end).await.expect("connected")
-}
-
-/// A client of the streamable HTTP service `service` served on 127.0.0.1.
-async fn over_http<H, M>(service: StreamableHttpService<H, M>) -> Client
-where
-    H: ServerHandler + Send + 'static,
-    M: SessionManager,
-{
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("a port");
-    let address = listener.local_addr().expect("an address");
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            // Nagle's algorithm against the client's delayed ACKs would
-            // hold each answer of a reused connection (see the README).
-            let _ = stream.set_nodelay(true);
-            let service = hyper_util::service::TowerToHyperService::new(service.clone());
-            tokio::spawn(async move {
-                let io = hyper_util::rt::TokioIo::new(stream);
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(io, service)
-                    .await;
-            });
-        }
-    });
-    ().serve(StreamableHttpClientTransport::from_uri(format!(
-        "http://{address}/mcp"
-    )))
-    .await
-    .expect("connected")
-}
-
-fn http_config() -> StreamableHttpServerConfig {
-    StreamableHttpServerConfig::default().with_sse_keep_alive(None)
-}
-
-fn add_call() -> CallToolRequestParams {
-    let serde_json::Value::Object(arguments) = json!({"a": 2, "b": 40}) else {
-        unreachable!("an object")
-    };
-    CallToolRequestParams::new("add").with_arguments(arguments)
-}
-
-async fn one_call(client: &Client) {
-    let answer = client.call_tool(add_call()).await.expect("answered");
-    assert_eq!(
-        answer.content[0].as_text().map(|t| t.text.as_str()),
-        Some("42")
-    );
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime")
 }
 
 fn bench_pair<F, G>(c: &mut Criterion, group: &str, ours: F, rmcp: G)
@@ -141,11 +44,7 @@ where
     F: Future<Output = Client>,
     G: Future<Output = Client>,
 {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
+    let runtime = runtime();
     let ours = runtime.block_on(ours);
     let theirs = runtime.block_on(rmcp);
     let mut group = c.benchmark_group(group);
@@ -167,45 +66,115 @@ fn duplex(c: &mut Criterion) {
     );
 }
 
-fn http(c: &mut Criterion) {
-    let ours = toolbox_server().streamable_http(http_config());
-    let theirs: StreamableHttpService<RmcpServer, LocalSessionManager> =
-        StreamableHttpService::new(|| Ok(RmcpServer::new()), Default::default(), http_config());
-    bench_pair(c, "mcp_call/http", over_http(ours), over_http(theirs));
+/// A client of `mode` of the toolbox's server, or of rmcp's.
+async fn over_http(toolbox: bool, mode: Mode) -> Client {
+    let address = if toolbox {
+        serve_http(toolbox_server().streamable_http(http_config(mode))).await
+    } else {
+        serve_http(rmcp_http(mode)).await
+    };
+    connect(address, mode).await
 }
 
-criterion_group!(benches, duplex, http);
+fn http(c: &mut Criterion) {
+    bench_pair(
+        c,
+        "mcp_call/http",
+        over_http(true, Mode::Sessions),
+        over_http(false, Mode::Sessions),
+    );
+}
 
-/// `MCP_BENCH_COUNT=<calls>:<toolbox|rmcp>:<duplex|http>` makes that many
-/// calls of one server and exits, for counting instructions with
-/// `valgrind --tool=callgrind` (two counts apart, the set-up cancels out).
+fn http_stateless(c: &mut Criterion) {
+    bench_pair(
+        c,
+        "mcp_call/http_stateless",
+        over_http(true, Mode::Stateless),
+        over_http(false, Mode::Stateless),
+    );
+}
+
+/// A stateless client of the server with input-required results.
+async fn input_required_client() -> Client {
+    let server = input_required_server();
+    let address = serve_http(server.streamable_http(http_config(Mode::Stateless))).await;
+    connect(address, Mode::Stateless).await
+}
+
+fn confirm_call() -> CallToolRequestParams {
+    CallToolRequestParams::new("confirm").with_arguments(object(json!({"a": 2, "b": 40})))
+}
+
+/// A call of `confirm`: parked with an input-required result, sent again
+/// with the answer and the sealed state, answered.
+async fn round_trip(client: &Client) {
+    let CallToolResponse::InputRequired(parked) = client
+        .call_tool_once(confirm_call())
+        .await
+        .expect("answered")
+    else {
+        panic!("confirm did not ask");
+    };
+    let mut again = confirm_call();
+    again.input_responses = Some(InputResponses::from_iter([(
+        CONFIRM.to_owned(),
+        json!({"action": "accept", "content": {"ok": true}}),
+    )]));
+    again.request_state = parked.request_state;
+    let CallToolResponse::Complete(answer) = client.call_tool_once(again).await.expect("answered")
+    else {
+        panic!("confirm asked again");
+    };
+    assert_eq!(
+        answer.content[0].as_text().map(|t| t.text.as_str()),
+        Some("42")
+    );
+}
+
+fn input_required(c: &mut Criterion) {
+    let runtime = runtime();
+    let client = runtime.block_on(input_required_client());
+    let mut group = c.benchmark_group("mcp_call/input_required");
+    group.bench_function("plain_call", |b| {
+        b.iter(|| runtime.block_on(one_call(&client)));
+    });
+    group.bench_function("round_trip", |b| {
+        b.iter(|| runtime.block_on(round_trip(&client)));
+    });
+    group.finish();
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default();
+    targets = duplex, http, http_stateless, input_required
+}
+
+/// `MCP_BENCH_COUNT=<calls>:<toolbox|rmcp>:<duplex|http|stateless|input_required>`
+/// makes that many calls of one server and exits, for counting
+/// instructions with `valgrind --tool=callgrind` (two counts apart, the
+/// set-up cancels out). `input_required` is the toolbox's server with
+/// input-required results: `toolbox:input_required` makes round trips,
+/// `rmcp:input_required` plain calls of the same server.
 fn count(spec: &str) {
     let mut parts = spec.split(':');
     let calls: usize = parts.next().and_then(|n| n.parse().ok()).expect("a count");
-    let server = parts.next().unwrap_or("toolbox");
+    let toolbox = parts.next().unwrap_or("toolbox") == "toolbox";
     let wire = parts.next().unwrap_or("duplex");
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .expect("a runtime");
-    runtime.block_on(async {
-        let client = match (server, wire) {
-            ("toolbox", "duplex") => over_duplex(toolbox_server().session()).await,
-            ("rmcp", "duplex") => over_duplex(RmcpServer::new()).await,
-            ("toolbox", _) => over_http(toolbox_server().streamable_http(http_config())).await,
-            _ => {
-                let theirs: StreamableHttpService<RmcpServer, LocalSessionManager> =
-                    StreamableHttpService::new(
-                        || Ok(RmcpServer::new()),
-                        Default::default(),
-                        http_config(),
-                    );
-                over_http(theirs).await
-            }
+    runtime().block_on(async {
+        let client = match wire {
+            "duplex" if toolbox => over_duplex(toolbox_server().session()).await,
+            "duplex" => over_duplex(RmcpServer::new()).await,
+            "http" => over_http(toolbox, Mode::Sessions).await,
+            "stateless" => over_http(toolbox, Mode::Stateless).await,
+            _ => input_required_client().await,
         };
         for _ in 0..calls {
-            one_call(&client).await;
+            if wire == "input_required" && toolbox {
+                round_trip(&client).await;
+            } else {
+                one_call(&client).await;
+            }
         }
     });
 }

@@ -106,7 +106,7 @@ pub struct McpServer {
     pub(super) log_level: LogLevel,
     pub(super) disconnect_grace: Duration,
     pub(super) elicitation_timeout: Duration,
-    pub(super) states: Option<States>,
+    pub(super) states: Option<Arc<States>>,
 }
 
 impl McpServer {
@@ -268,7 +268,7 @@ impl McpServer {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn input_required(mut self, keyring: Keyring, ttl: Duration) -> Self {
-        self.states = Some(States::new(keyring, ttl));
+        self.states = Some(Arc::new(States::new(keyring, ttl)));
         self
     }
 

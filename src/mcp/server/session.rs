@@ -150,6 +150,20 @@ impl ServerHandler for McpSession {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Boxed: rmcp moves the handler's future whole into each task it
+        // spawns for a request, and a call's state machine is large.
+        Box::pin(self.answer_call(request, context)).await
+    }
+}
+
+impl McpSession {
+    /// `tools/call`: the call run as a turn of one call, its answer (or,
+    /// at 2026-07-28, its input-required result) for rmcp.
+    async fn answer_call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
         // A tool the server does not have is the toolbox's to answer, as
         // in any turn: an error result naming the tools there are.
         let name = &*request.name;
