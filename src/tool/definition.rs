@@ -26,6 +26,8 @@ pub(crate) struct Definition {
     pub(crate) timeout: Option<Option<Duration>>,
     /// The budget the tool asks for ([`Tool::budget`](super::Tool::budget)).
     pub(crate) budget: Option<Budget>,
+    /// Whether its calls run as tasks ([`Tool::task_support`](super::Tool::task_support)).
+    pub(crate) task: super::TaskSupport,
     pub(crate) unexpected: Option<fn(&UnexpectedError) -> ToolError>,
 }
 
@@ -56,6 +58,7 @@ impl Definition {
             blocks: false,
             timeout: None,
             budget: None,
+            task: super::TaskSupport::Forbidden,
             unexpected: None,
         }
     }
@@ -80,6 +83,13 @@ macro_rules! defined_tool {
             /// declarations carry it as annotations.
             pub fn with_safety(mut self, safety: $crate::tool::ToolSafety) -> Self {
                 self.definition.safety = safety;
+                self
+            }
+
+            /// The same tool declaring whether its calls run as tasks,
+            /// answered at once and read later (the default: never).
+            pub fn with_task_support(mut self, task: $crate::tool::TaskSupport) -> Self {
+                self.definition.task = task;
                 self
             }
 
@@ -188,6 +198,10 @@ macro_rules! definition_accessors {
 
         fn budget(&self) -> Option<$crate::budget::Budget> {
             self.definition.budget
+        }
+
+        fn task_support(&self) -> $crate::tool::TaskSupport {
+            self.definition.task
         }
     };
 }

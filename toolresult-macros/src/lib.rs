@@ -64,7 +64,8 @@ use options::Options;
 /// expression>` (the tool's `timeout()` and `budget()`, which a `Toolbox`
 /// takes as the tool's own when it registers it), `blocking` (a
 /// synchronous body that blocks its thread), `unexpected = <a
-/// fn(&UnexpectedError) -> ToolError>`.
+/// fn(&UnexpectedError) -> ToolError>`, `task = Optional` (any
+/// `TaskSupport` variant: whether calls run as MCP tasks).
 ///
 /// ```
 /// use toolresult::tool;

@@ -14,6 +14,7 @@ use super::error::McpServerError;
 use super::http::HttpSessions;
 use super::input_required::States;
 use super::session::McpSession;
+use super::tasks::{self, Tasks};
 use crate::provider::{Mcp, Provider};
 use crate::seal::Keyring;
 use crate::tool::LogLevel;
@@ -103,6 +104,7 @@ pub struct McpServer {
     pub(super) disconnect_grace: Duration,
     pub(super) elicitation_timeout: Duration,
     pub(super) states: Option<States>,
+    pub(super) tasks: Tasks,
 }
 
 impl McpServer {
@@ -155,6 +157,7 @@ impl McpServer {
             .enable_tools()
             .enable_logging()
             .build();
+        let capabilities = tasks::advertised(&toolbox, capabilities);
         let config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
             env!("CARGO_PKG_NAME"),
             env!("CARGO_PKG_VERSION"),
@@ -168,6 +171,7 @@ impl McpServer {
             disconnect_grace: Self::DEFAULT_DISCONNECT_GRACE,
             elicitation_timeout: Self::DEFAULT_ELICITATION_TIMEOUT,
             states: None,
+            tasks: Tasks::in_memory(),
         })
     }
 
