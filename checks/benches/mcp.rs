@@ -8,6 +8,11 @@
 //! The tool adds two integers and answers with the sum as text. The
 //! client's `call_tool` is timed from the request to its answer, the
 //! session set up once outside the loop.
+//!
+//! - `mcp_task/duplex`: the same call run as a task (MCP's tasks
+//!   extension, the server's in-memory store) — `tools/call` answered
+//!   with the task, then `tasks/get` until it is completed — against the
+//!   plain call of the same server and client.
 
 mod common;
 
@@ -16,7 +21,10 @@ use std::future::Future;
 use criterion::{Criterion, criterion_group};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::Parameters;
-use rmcp::model::{CallToolRequestParams, ServerCapabilities, ServerConfig};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, GetTaskParams,
+    ServerCapabilities, ServerConfig, TaskPayload,
+};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_server::session::SessionManager;
@@ -25,7 +33,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use rmcp::{ServerHandler, ServiceExt, tool, tool_handler, tool_router};
 use serde_json::json;
 use toolresult::mcp::McpServer;
-use toolresult::tool::{self as tools, ToolSafety};
+use toolresult::tool::{self as tools, TaskSupport, ToolSafety};
 use toolresult::toolbox::Toolbox;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -71,6 +79,96 @@ fn toolbox_server() -> McpServer {
         )
         .expect("registered");
     McpServer::new(toolbox).expect("a server")
+}
+
+/// A server of `add` (answered in its request) and `add_task` (the same,
+/// run as a task for a client that takes tasks).
+fn task_server() -> McpServer {
+    let mut toolbox = Toolbox::new();
+    for (name, task) in [
+        ("add", TaskSupport::Forbidden),
+        ("add_task", TaskSupport::Optional),
+    ] {
+        toolbox
+            .register(
+                tools::function(name, "Add two integers", |x: Add| (x.a + x.b).to_string())
+                    .expect("a tool")
+                    .with_safety(ToolSafety::ReadOnly)
+                    .with_task_support(task),
+            )
+            .expect("registered");
+    }
+    McpServer::new(toolbox).expect("a server")
+}
+
+/// A client that takes tasks.
+#[derive(Clone)]
+struct TasksClient;
+
+impl rmcp::ClientHandler for TasksClient {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        info.capabilities = ClientCapabilities::builder().enable_tasks().build();
+        info
+    }
+}
+
+type TaskClient = RunningService<RoleClient, TasksClient>;
+
+async fn task_client() -> TaskClient {
+    let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = task_server().session().serve(server_end).await {
+            let _ = running.waiting().await;
+        }
+    });
+    TasksClient.serve(client_end).await.expect("connected")
+}
+
+/// `add` of 2 and 40 as a task: started, then read until completed.
+async fn one_task(client: &TaskClient) {
+    let mut call = add_call();
+    call.name = "add_task".into();
+    let Ok(CallToolResponse::Task(created)) = client.call_tool_once(call).await else {
+        panic!("not a task")
+    };
+    loop {
+        let got = client
+            .get_task(GetTaskParams::new(created.task.task_id.clone()))
+            .await
+            .expect("read");
+        if let TaskPayload::Completed { result } = &got.task.payload {
+            assert_eq!(result["content"][0]["text"], "42");
+            return;
+        }
+        tokio::task::yield_now().await;
+    }
+}
+
+/// The plain `add` of the same server and client.
+async fn one_plain(client: &TaskClient) {
+    let answer = client.call_tool(add_call()).await.expect("answered");
+    assert_eq!(
+        answer.content[0].as_text().map(|t| t.text.as_str()),
+        Some("42")
+    );
+}
+
+fn task(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    let client = runtime.block_on(task_client());
+    let mut group = c.benchmark_group("mcp_task/duplex");
+    group.bench_function("task", |b| {
+        b.iter(|| runtime.block_on(one_task(&client)));
+    });
+    group.bench_function("plain", |b| {
+        b.iter(|| runtime.block_on(one_plain(&client)));
+    });
+    group.finish();
 }
 
 type Client = RunningService<RoleClient, ()>;
@@ -174,9 +272,9 @@ fn http(c: &mut Criterion) {
     bench_pair(c, "mcp_call/http", over_http(ours), over_http(theirs));
 }
 
-criterion_group!(benches, duplex, http);
+criterion_group!(benches, duplex, http, task);
 
-/// `MCP_BENCH_COUNT=<calls>:<toolbox|rmcp>:<duplex|http>` makes that many
+/// `MCP_BENCH_COUNT=<calls>:<toolbox|rmcp|task|plain>:<duplex|http>` makes that many
 /// calls of one server and exits, for counting instructions with
 /// `valgrind --tool=callgrind` (two counts apart, the set-up cancels out).
 fn count(spec: &str) {
@@ -190,6 +288,18 @@ fn count(spec: &str) {
         .build()
         .expect("a runtime");
     runtime.block_on(async {
+        // A task and the plain call of the same task server, over a duplex.
+        if let "task" | "plain" = server {
+            let client = task_client().await;
+            for _ in 0..calls {
+                if server == "task" {
+                    one_task(&client).await;
+                } else {
+                    one_plain(&client).await;
+                }
+            }
+            return;
+        }
         let client = match (server, wire) {
             ("toolbox", "duplex") => over_duplex(toolbox_server().session()).await,
             ("rmcp", "duplex") => over_duplex(RmcpServer::new()).await,
