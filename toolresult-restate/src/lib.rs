@@ -115,7 +115,9 @@
 )]
 
 mod parked;
+mod tasks;
 mod turn;
 
 pub use parked::{AWAKEABLE_KEY, Parked};
+pub use tasks::{RestateTasks, TaskRecords, TaskRecordsClient, TaskRunner, TaskRunnerClient};
 pub use turn::run_turn;

@@ -194,7 +194,10 @@ pub(super) async fn start(
     let record = Record::new(&id, &request.name, arguments, tasks.ttl, SystemTime::now());
     // Kept before it is answered: a `tasks/get` right after finds it.
     tasks.write(&id, &record).await?;
-    tasks.spawn(server, &id, request.clone(), context);
+    let elsewhere = tasks.store.run(&id, request).await.map_err(unavailable)?;
+    if !elsewhere {
+        tasks.spawn(server, &id, request.clone(), context);
+    }
     Ok(Some(CallToolResponse::Task(CreateTaskResult::new(
         record.task.task,
     ))))
@@ -318,6 +321,7 @@ impl McpServer {
         if let Some(running) = self.tasks.forget(id) {
             running.cancel();
         }
+        self.tasks.store.cancel(id).await.map_err(unavailable)?;
         record.moved_to(TaskPayload::Cancelled, SystemTime::now());
         self.tasks.write(id, &record).await
     }

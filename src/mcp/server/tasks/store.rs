@@ -7,6 +7,7 @@ use std::pin::Pin;
 use std::sync::{Mutex, PoisonError};
 use std::time::SystemTime;
 
+use rmcp::model::CallToolRequestParams;
 use serde_json::Value;
 
 /// What a [`TaskStore`] answers: a boxed future, or the store's error.
@@ -24,6 +25,12 @@ type Kept<'a, T> =
 /// The server writes a record whenever its task changes (started, waiting
 /// for input, finished, cancelled), the last write wins, and a record is
 /// never read after `expires`.
+///
+/// By default the server runs each task's call in its own process, and
+/// the call dies with it. A store whose tasks run elsewhere (on a durable
+/// runtime, as `toolresult-restate`'s do) says so in [`run`](Self::run)
+/// and cancels them in [`cancel`](Self::cancel); the record of such a
+/// task is then the store's to finish.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -89,6 +96,44 @@ pub trait TaskStore: Send + Sync + 'static {
                 + 'a,
         >,
     >;
+
+    /// Runs the call of the task `id` (`call`: its tool and arguments)
+    /// where the store's tasks run, once its first record is kept, and
+    /// says so (`true`); by default `false`: the server runs it in its own
+    /// process.
+    ///
+    /// # Errors
+    /// The call could not be started.
+    #[allow(clippy::type_complexity)]
+    fn run<'a>(
+        &'a self,
+        id: &'a str,
+        call: &'a CallToolRequestParams,
+    ) -> Pin<
+        Box<
+            dyn Future<Output = Result<bool, Box<dyn std::error::Error + Send + Sync>>> + Send + 'a,
+        >,
+    > {
+        let _ = (id, call);
+        Box::pin(std::future::ready(Ok(false)))
+    }
+
+    /// Cancels the call of the task `id` where the store runs it (the
+    /// server then keeps the task's record as cancelled); by default
+    /// nothing: the server cancels the calls it runs.
+    ///
+    /// # Errors
+    /// The call could not be cancelled.
+    #[allow(clippy::type_complexity)]
+    fn cancel<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> Pin<
+        Box<dyn Future<Output = Result<(), Box<dyn std::error::Error + Send + Sync>>> + Send + 'a>,
+    > {
+        let _ = id;
+        Box::pin(std::future::ready(Ok(())))
+    }
 }
 
 /// The tasks of one process, in its memory: what a server keeps its tasks
