@@ -234,8 +234,8 @@ impl RestateTasks {
         }
     }
 
-    /// POSTs `body` to `url` (with `headers`) off the async threads; the
-    /// status and the body read as JSON (`null` when empty).
+    /// POSTs `body` (none for `null`) to `url` with `headers`, off the
+    /// async threads; the answer's body read as JSON (`null` when empty).
     async fn post(
         &self,
         url: String,
@@ -244,14 +244,18 @@ impl RestateTasks {
     ) -> Result<Value, Failed> {
         let http = self.http.clone();
         let posted = tokio::task::spawn_blocking(move || -> Result<Value, Failed> {
-            let mut request = http
-                .post(&url)
-                .header("content-type", "application/json")
-                .header("accept", "application/json");
+            let mut request = http.post(&url).header("accept", "application/json");
             for (name, value) in headers {
                 request = request.header(name, value);
             }
-            let mut response = request.send(body.to_string())?;
+            // A handler that takes no input takes no body.
+            let mut response = if body.is_null() {
+                request.send_empty()?
+            } else {
+                request
+                    .header("content-type", "application/json")
+                    .send(body.to_string())?
+            };
             let status = response.status().as_u16();
             let text = response.body_mut().read_to_string()?;
             if status / 100 != 2 {
