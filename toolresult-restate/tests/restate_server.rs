@@ -478,6 +478,22 @@ fn task_cancelled_elsewhere(h: &Harness) -> Result<(), String> {
         &json!("cancelled"),
         "status",
     )?;
+    // The call's invocation was cancelled on Restate, not only its record.
+    let query = format!(
+        "SELECT status, completion_result, completion_failure FROM sys_invocation WHERE idempotency_key = '{task}'"
+    );
+    let mut rows = Value::Null;
+    wait_until("the invocation to end", || {
+        rows = h
+            .post(&format!("{}/query", h.admin), &json!({"query": query}))
+            .map(|(_, body)| body["rows"].clone())
+            .unwrap_or(Value::Null);
+        rows[0]["status"] == "completed"
+    })?;
+    let failure = rows[0]["completion_failure"].as_str().unwrap_or_default();
+    if rows[0]["completion_result"] != "failure" || !failure.contains("cancel") {
+        return Err(format!("the invocation was not cancelled: {rows}"));
+    }
     std::thread::sleep(Duration::from_millis(2500));
     let still = other.get_task(&task)?;
     expect_eq(
