@@ -80,7 +80,9 @@ impl TaskRecords {
                     task.insert(key.to_owned(), value.clone());
                 }
             }
-            task.insert("lastUpdatedAt".to_owned(), done["at"].clone());
+            if let Some(at) = done.get("at") {
+                task.insert("lastUpdatedAt".to_owned(), at.clone());
+            }
             task.remove("statusMessage");
         }
         ctx.set(RECORD, Json(record));
@@ -91,7 +93,7 @@ impl TaskRecords {
 /// Whether a record's task is over.
 fn is_over(record: &Value) -> bool {
     matches!(
-        record["task"]["status"].as_str(),
+        record.pointer("/task/status").and_then(Value::as_str),
         Some("completed" | "failed" | "cancelled")
     )
 }
@@ -126,8 +128,9 @@ impl TaskRunner {
     /// Runs the call `{"id", "name", "arguments"}` of the task `id`.
     #[handler]
     async fn run(&self, ctx: Context<'_>, Json(task): Json<Value>) -> HandlerResult<()> {
-        let id = task["id"].as_str().unwrap_or_default().to_owned();
-        let name = task["name"].as_str().unwrap_or_default();
+        let text = |key: &str| task.get(key).and_then(Value::as_str).unwrap_or_default();
+        let id = text("id").to_owned();
+        let name = text("name");
         let arguments = task.get("arguments").cloned().unwrap_or(json!({}));
         let call = Call::new(id.clone(), name, Arguments::Json(arguments));
         let notify = |_: Parked| async { Ok::<_, HandlerError>(()) };
@@ -159,7 +162,9 @@ impl TaskRunner {
             .run(|| async { Ok(Json(timestamp(SystemTime::now()))) })
             .name("answered at")
             .await?;
-        done["at"] = Value::String(at);
+        if let Some(done) = done.as_object_mut() {
+            done.insert("at".to_owned(), Value::String(at));
+        }
         ctx.object_client::<TaskRecordsClient>(id)
             .finish(Json(done))
             .send();
@@ -316,8 +321,15 @@ impl toolresult::mcp::TaskStore for RestateTasks {
             );
             let url = format!("{}/query", self.admin);
             let found = self.post(url, Vec::new(), json!({"query": query})).await?;
-            let rows = found["rows"].as_array().cloned().unwrap_or_default();
-            for invocation in rows.iter().filter_map(|row| row["id"].as_str()) {
+            let rows = found
+                .get("rows")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let ids = rows
+                .iter()
+                .filter_map(|row| row.get("id").and_then(Value::as_str));
+            for invocation in ids {
                 let http = self.http.clone();
                 let url = format!("{}/invocations/{invocation}/cancel", self.admin);
                 let cancelled = tokio::task::spawn_blocking(move || -> Result<(), Failed> {
