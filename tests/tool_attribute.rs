@@ -749,3 +749,19 @@ fn every_provider_declares_the_attribute_made_tool_as_the_hand_written_one() {
         )
     );
 }
+
+/// Builds a report, for minutes: a call runs as an MCP task.
+#[toolresult::tool(task = Required)]
+fn build_report(title: String) -> String {
+    title
+}
+
+#[test]
+fn task_support_is_declared_by_the_attribute_and_forbidden_by_default() {
+    use toolresult::tool::TaskSupport;
+    assert_eq!(build_report::tool().task_support(), TaskSupport::Required);
+    assert_eq!(slow::tool().task_support(), TaskSupport::Forbidden);
+    // Shared and boxed tools say what the tool says.
+    let shared: Arc<dyn Tool> = Arc::new(build_report::tool());
+    assert_eq!(shared.task_support(), TaskSupport::Required);
+}
