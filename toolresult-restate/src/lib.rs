@@ -119,5 +119,5 @@ mod tasks;
 mod turn;
 
 pub use parked::{AWAKEABLE_KEY, Parked};
-pub use tasks::{RestateTasks, TaskRecords, TaskRecordsClient, TaskRunner, TaskRunnerClient};
+pub use tasks::{RestateTasks, TaskRecords, TaskRunner};
 pub use turn::run_turn;
