@@ -65,6 +65,9 @@ use crate::toolbox::Toolbox;
 ///   the pending result. A 2026-07-28 request is never asked back (that
 ///   revision has no request from server to client): its call is answered
 ///   with the pending result.
+/// - A call of a tool that runs as a task ([`TaskSupport`](crate::tool::TaskSupport))
+///   is answered at once with its task, read with `tasks/get`, answered
+///   with `tasks/update`, cancelled with `tasks/cancel` ([`tasks`](Self::tasks)).
 /// - A tool that declares an `outputSchema` (its success type is an
 ///   object) answers every success with a conforming `structuredContent`,
 ///   as MCP requires; a success its budget could only cut past the schema
