@@ -12,7 +12,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
 use restate_sdk::prelude::{
     Context, ContextClient, ContextReadState, ContextSideEffects, ContextWriteState, HandlerError,
@@ -34,7 +34,7 @@ type Failed = Box<dyn std::error::Error + Send + Sync>;
 /// The records of MCP tasks, a Restate virtual object keyed by task id:
 /// what the MCP server writes (`put`) and reads (`get`, concurrent with
 /// the rest), and what a [`TaskRunner`] writes when the task's call is
-/// answered (`finish`). A task over (completed, failed, cancelled) stays
+/// answered (`finish`); forgotten once the task's time to live is over. A task over (completed, failed, cancelled) stays
 /// as it is: a cancellation is not undone by the call's late answer, nor
 /// an answer by a late cancellation.
 ///
@@ -45,15 +45,30 @@ pub struct TaskRecords;
 
 #[restate_sdk::object]
 impl TaskRecords {
-    /// Keeps the MCP server's record of the task, unless it is over.
+    /// Keeps the MCP server's record of the task, unless it is over; the
+    /// first record is forgotten after the task's `ttlMs`.
     #[handler]
     async fn put(&self, ctx: ObjectContext<'_>, Json(record): Json<Value>) -> HandlerResult<()> {
-        if let Some(Json(kept)) = ctx.get::<Json<Value>>(RECORD).await?
-            && is_over(&kept)
-        {
-            return Ok(());
+        match ctx.get::<Json<Value>>(RECORD).await? {
+            Some(Json(kept)) if is_over(&kept) => return Ok(()),
+            Some(_) => {}
+            None => {
+                let ttl = record.pointer("/task/ttlMs").and_then(Value::as_u64);
+                if let Some(ttl) = ttl {
+                    ctx.object_client::<TaskRecordsClient>(ctx.key())
+                        .forget()
+                        .send_after(Duration::from_millis(ttl));
+                }
+            }
         }
         ctx.set(RECORD, Json(record));
+        Ok(())
+    }
+
+    /// Forgets the task: its time to live is over.
+    #[handler]
+    async fn forget(&self, ctx: ObjectContext<'_>) -> HandlerResult<()> {
+        ctx.clear_all();
         Ok(())
     }
 

@@ -521,7 +521,15 @@ fn task_expired(h: &Harness) -> Result<(), String> {
         &expired["error"]["code"],
         &json!(-32602),
         "the expired task's error",
-    )
+    )?;
+    // Its record is forgotten on Restate too.
+    let query = format!(
+        "SELECT key FROM state WHERE service_name = 'TaskRecords' AND service_key = '{task}'"
+    );
+    wait_until("the record to be forgotten", || {
+        h.post(&format!("{}/query", h.admin), &json!({"query": query}))
+            .is_ok_and(|(status, body)| status == 200 && body["rows"] == json!([]))
+    })
 }
 
 /// One replica of an MCP server, its tasks on Restate: served over
