@@ -154,6 +154,9 @@ fn run_all(server: &Path) -> Result<usize, String> {
     if failed > 0 {
         harness.dump_logs();
     }
+    if std::env::var_os(MEASURE).is_some() {
+        measure(&harness)?;
+    }
     println!("{passed} passed, {failed} failed");
     Ok(failed)
 }
@@ -532,6 +535,54 @@ fn task_expired(h: &Harness) -> Result<(), String> {
     })
 }
 
+/// Set to measure tasks on Restate against `run_turn` after the checks
+/// (reported in `checks/benches/README.md`).
+const MEASURE: &str = "TOOLRESULT_RESTATE_MEASURE";
+
+/// Prints the medians of 30 runs each: a task of one call of `charge`
+/// (0 ms) through a replica, from `tools/call` until `tasks/get` reads it
+/// completed, and from the tool's end to that read; one turn of one call
+/// run by `run_turn` (`TestAgent/turn`, answered in its request).
+fn measure(h: &Harness) -> Result<(), String> {
+    let replica = Replica::start(h, Duration::from_secs(600))?;
+    let now_ms = || {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis() as u64)
+    };
+    let median = |mut values: Vec<u64>| {
+        values.sort_unstable();
+        values[values.len() / 2]
+    };
+    let (mut whole, mut after, mut turns) = (Vec::new(), Vec::new(), Vec::new());
+    for run in 0..30 {
+        let key = format!("measure-{run}");
+        let started = Instant::now();
+        let task = replica.start_task(&key, 0)?;
+        loop {
+            let got = replica.get_task(&task)?;
+            if got["result"]["status"] == "completed" {
+                break;
+            }
+        }
+        let read = now_ms();
+        whole.push(started.elapsed().as_micros() as u64);
+        after.push(read.saturating_sub(h.times(&key).first().copied().unwrap_or(read)));
+        let started = Instant::now();
+        let message = Harness::message(&[("toolu_measure", "whoami", json!({}))]);
+        h.post(&format!("{}/TestAgent/turn", h.ingress), &message)?;
+        turns.push(started.elapsed().as_micros() as u64);
+    }
+    println!(
+        "measured (medians of 30): a task from tools/call to tasks/get completed {} µs; \
+         from the tool's end to tasks/get completed {} ms; run_turn of one call {} µs",
+        median(whole),
+        median(after),
+        median(turns)
+    );
+    Ok(())
+}
+
 /// One replica of an MCP server, its tasks on Restate: served over
 /// streamable HTTP on a runtime of its own, killed when dropped.
 struct Replica {
@@ -570,6 +621,9 @@ impl Replica {
         let service = server.streamable_http(Default::default());
         runtime.spawn(async move {
             while let Ok((stream, _)) = listener.accept().await {
+                // Nagle's algorithm would hold each answer's last segment
+                // for the client's delayed ACK.
+                let _ = stream.set_nodelay(true);
                 let service = hyper_util::service::TowerToHyperService::new(service.clone());
                 tokio::spawn(async move {
                     let io = hyper_util::rt::TokioIo::new(stream);
@@ -668,7 +722,9 @@ fn charge_tool(state: PathBuf) -> Result<impl tool::Tool, tool::InvalidToolName>
             let state = state.clone();
             async move {
                 tokio::time::sleep(Duration::from_millis(args.ms)).await;
-                format!("charged {}", bump(&state, &args.key))
+                let charged = bump(&state, &args.key);
+                stamp(&state, &args.key);
+                format!("charged {charged}")
             }
         },
     )
