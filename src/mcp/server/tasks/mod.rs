@@ -225,7 +225,9 @@ impl McpServer {
     /// was). A task unknown or past its `ttl` is an `invalid_params`
     /// error. Over a store every replica shares, any replica answers
     /// `tasks/get`, `tasks/update` and `tasks/cancel`; the call itself
-    /// runs, and is cancelled, in the process that started it.
+    /// runs, and is cancelled, in the process that started it, unless the
+    /// store runs it ([`TaskStore::run`]: on Restate, with
+    /// `toolresult-restate`'s `RestateTasks`).
     ///
     /// ```
     /// use std::time::Duration;
