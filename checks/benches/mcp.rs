@@ -133,6 +133,9 @@ async fn one_task(client: &TaskClient) {
         panic!("not a task")
     };
     loop {
+        // As a client waits its poll interval between reads (here a
+        // millisecond, not the task's second).
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
         let got = client
             .get_task(GetTaskParams::new(created.task.task_id.clone()))
             .await
@@ -141,7 +144,6 @@ async fn one_task(client: &TaskClient) {
             assert_eq!(result["content"][0]["text"], "42");
             return;
         }
-        tokio::task::yield_now().await;
     }
 }
 
