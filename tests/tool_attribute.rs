@@ -274,8 +274,7 @@ fn an_async_function_is_the_tool_written_by_hand() {
         a: i64,
         b: i64,
     }
-    let by_hand =
-        tool::function("add", "Add two integers.", |x: Args| add(x.a, x.b)).unwrap();
+    let by_hand = tool::function("add", "Add two integers.", |x: Args| add(x.a, x.b)).unwrap();
     let made = add::tool();
     assert_same(&made, &by_hand);
     assert_eq!(call(&made, json!({"a": 2, "b": 40})), "42");
@@ -748,4 +747,20 @@ fn every_provider_declares_the_attribute_made_tool_as_the_hand_written_one() {
             r#"{"name":"hit","description":"Count one more hit.","input_schema":{"type":"object","properties":{"by":{"description":"how many hits to add","type":["integer","null"],"format":"uint32","minimum":0}}}}"#
         )
     );
+}
+
+/// Builds a report, for minutes: a call runs as an MCP task.
+#[toolresult::tool(task = Required)]
+fn build_report(title: String) -> String {
+    title
+}
+
+#[test]
+fn task_support_is_declared_by_the_attribute_and_forbidden_by_default() {
+    use toolresult::tool::TaskSupport;
+    assert_eq!(build_report::tool().task_support(), TaskSupport::Required);
+    assert_eq!(slow::tool().task_support(), TaskSupport::Forbidden);
+    // Shared and boxed tools say what the tool says.
+    let shared: Arc<dyn Tool> = Arc::new(build_report::tool());
+    assert_eq!(shared.task_support(), TaskSupport::Required);
 }

@@ -100,8 +100,7 @@ impl Future for PanicsOnSecondPoll {
 
 #[test]
 fn a_panic_in_an_async_body_is_caught_too() {
-    let late =
-        tool::function("late", "Panics later", |_: Args| PanicsOnSecondPoll(false)).unwrap();
+    let late = tool::function("late", "Panics later", |_: Args| PanicsOnSecondPoll(false)).unwrap();
     let lowered = call(&late, json!({"n": 1}));
     assert_safe(&lowered, "late", &format!("late: {SECRET}"));
 

@@ -76,4 +76,4 @@ mod server;
 #[cfg(feature = "mcp-client")]
 pub use client::{McpClient, RemoteTool};
 #[cfg(feature = "mcp-server")]
-pub use server::{McpServer, McpServerError};
+pub use server::{McpServer, McpServerError, TaskStore};

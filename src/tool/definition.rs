@@ -28,6 +28,8 @@ pub(crate) struct Definition {
     pub(crate) budget: Option<Budget>,
     /// Whether a call needs approval ([`Tool::approval`](super::Tool::approval)).
     pub(crate) approval: super::Approval,
+    /// Whether its calls run as tasks ([`Tool::task_support`](super::Tool::task_support)).
+    pub(crate) task: super::TaskSupport,
     pub(crate) unexpected: Option<fn(&UnexpectedError) -> ToolError>,
 }
 
@@ -59,6 +61,7 @@ impl Definition {
             timeout: None,
             budget: None,
             approval: super::Approval::never(),
+            task: super::TaskSupport::Forbidden,
             unexpected: None,
         }
     }
@@ -91,6 +94,13 @@ macro_rules! defined_tool {
             /// see [`Approval`](crate::tool::Approval).
             pub fn with_approval(mut self, approval: $crate::tool::Approval) -> Self {
                 self.definition.approval = approval;
+                self
+            }
+
+            /// The same tool declaring whether its calls run as tasks,
+            /// answered at once and read later (the default: never).
+            pub fn with_task_support(mut self, task: $crate::tool::TaskSupport) -> Self {
+                self.definition.task = task;
                 self
             }
 
@@ -210,6 +220,10 @@ macro_rules! definition_accessors {
 
         fn budget(&self) -> Option<$crate::budget::Budget> {
             self.definition.budget
+        }
+
+        fn task_support(&self) -> $crate::tool::TaskSupport {
+            self.definition.task
         }
     };
 }

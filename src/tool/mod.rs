@@ -71,6 +71,7 @@ mod panic;
 mod returns;
 mod safety;
 mod schema;
+mod task_support;
 
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
@@ -99,6 +100,7 @@ pub(crate) use panic::{catch_future, drop_quietly};
 pub use returns::ToolReturn;
 pub use safety::ToolSafety;
 pub(crate) use schema::is_object_schema;
+pub use task_support::TaskSupport;
 
 /// A tool the model can call, whatever its argument, success and error
 /// types: object-safe, so tools of many types share a `Vec<Box<dyn Tool>>`.
@@ -199,6 +201,14 @@ pub trait Tool: Send + Sync {
         Ok(())
     }
 
+    /// Whether the tool's calls run as tasks, answered at once and read
+    /// later (MCP's tasks extension); by default
+    /// [`TaskSupport::Forbidden`]. A toolbox takes it as the tool's own
+    /// when it registers the tool (`#[tool(task = Optional)]` sets it).
+    fn task_support(&self) -> TaskSupport {
+        TaskSupport::Forbidden
+    }
+
     /// Calls the tool: the one way to call it. `args` are the model's
     /// arguments as the provider sent them (JSON text, as OpenAI sends it,
     /// or a JSON value; empty text and `null` read as `{}`); `cx` is the
@@ -267,6 +277,9 @@ macro_rules! forward_tool {
             }
             fn check_arguments(&self, args: &Arguments) -> Result<(), crate::Lowered> {
                 (**self).check_arguments(args)
+            }
+            fn task_support(&self) -> TaskSupport {
+                (**self).task_support()
             }
             fn call<'a>(&'a self, args: &Arguments, cx: &CallContext<'_>) -> Calling<'a> {
                 (**self).call(args, cx)

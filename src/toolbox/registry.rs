@@ -85,6 +85,7 @@ pub struct ToolOptions {
     pub(super) budget: Option<Budget>,
     pub(super) early: Option<bool>,
     pub(super) approval: Approval,
+    pub(super) task: Option<crate::tool::TaskSupport>,
 }
 
 impl ToolOptions {
@@ -135,6 +136,13 @@ impl ToolOptions {
     /// ever starts early: a call started early may be run for nothing.
     pub fn start_early(&mut self, early: bool) -> &mut Self {
         self.early = Some(early);
+        self
+    }
+
+    /// Whether this tool's calls run as tasks when served over MCP, in
+    /// place of the tool's own [`Tool::task_support`](crate::tool::Tool::task_support).
+    pub fn task_support(&mut self, task: crate::tool::TaskSupport) -> &mut Self {
+        self.task = Some(task);
         self
     }
 }
@@ -294,6 +302,7 @@ impl Toolbox {
             budget: tool.budget(),
             early: None,
             approval: tool.approval(),
+            task: None,
         };
         self.by_name.insert(name.clone(), self.entries.len());
         self.entries.push(Registered {
@@ -342,6 +351,19 @@ impl Toolbox {
     /// The names of the registered tools, in the order they were registered.
     pub fn names(&self) -> impl Iterator<Item = &str> {
         self.entries.iter().map(|entry| entry.name.as_str())
+    }
+
+    /// Whether calls of the tool `name` run as tasks: its options' word,
+    /// else the tool's own; `None` for a tool not registered.
+    #[cfg(feature = "mcp-server")]
+    pub(crate) fn task_support(&self, name: &str) -> Option<crate::tool::TaskSupport> {
+        let entry = self.entry(name)?;
+        Some(
+            entry
+                .options
+                .task
+                .unwrap_or_else(|| entry.tool.task_support()),
+        )
     }
 
     #[inline]

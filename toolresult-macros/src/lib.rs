@@ -67,7 +67,9 @@ use options::Options;
 /// fn(&UnexpectedError) -> ToolError>`, `approval = always` (or `never`,
 /// or a `fn(&A, &CallContext) -> Option<String>` saying why a call needs
 /// a person's approval, `A` any type the arguments decode into: a struct
-/// of the fields it reads, or `serde_json::Value`; see `tool::Approval`).
+/// of the fields it reads, or `serde_json::Value`; see `tool::Approval`),
+/// and `task = Optional` (any `TaskSupport` variant: whether calls run as
+/// MCP tasks).
 ///
 /// ```
 /// use toolresult::tool;

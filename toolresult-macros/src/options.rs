@@ -29,7 +29,12 @@ pub(crate) struct Options {
     /// `approval = always`, `never`, or a path to a
     /// `fn(&Args, &CallContext) -> Option<String>`.
     pub(crate) approval: Option<Path>,
+    /// `task = Optional`: a `TaskSupport` variant.
+    pub(crate) task: Option<Ident>,
 }
+
+/// The `TaskSupport` variants, as the attribute spells them.
+const TASK_SUPPORTS: [&str; 3] = ["Forbidden", "Optional", "Required"];
 
 /// The `ToolSafety` variants, as the attribute spells them.
 const SAFETIES: [&str; 5] = [
@@ -96,6 +101,19 @@ impl Options {
                 let expr: Expr = meta.value()?.parse()?;
                 set(&mut self.budget, expr, meta)
             }
+            "task" => {
+                let ident: Ident = meta.value()?.parse()?;
+                if !TASK_SUPPORTS.contains(&ident.to_string().as_str()) {
+                    return Err(syn::Error::new(
+                        ident.span(),
+                        format!(
+                            "`{ident}` is no `TaskSupport`: write one of {}",
+                            TASK_SUPPORTS.join(", ")
+                        ),
+                    ));
+                }
+                set(&mut self.task, ident, meta)
+            }
             "blocking" => set(&mut self.blocking, key.span(), meta),
             "unexpected" => {
                 let path: Path = meta.value()?.parse()?;
@@ -118,6 +136,9 @@ impl Options {
         }
         if let Some(safety) = &self.safety {
             calls.extend(quote!(.with_safety(::toolresult::tool::ToolSafety::#safety)));
+        }
+        if let Some(task) = &self.task {
+            calls.extend(quote!(.with_task_support(::toolresult::tool::TaskSupport::#task)));
         }
         if self.blocking.is_some() {
             calls.extend(quote!(.blocking()));
@@ -159,7 +180,7 @@ impl Options {
 }
 
 fn unknown() -> &'static str {
-    "unknown `#[tool]` option: write `name = \"...\"`, `description = \"...\"`, `title = \"...\"`, `safety = ReadOnly`, `timeout = \"30s\"`, `budget = <Budget>`, `blocking`, `unexpected = <fn>` or `approval = always | never | <fn>`"
+    "unknown `#[tool]` option: write `name = \"...\"`, `description = \"...\"`, `title = \"...\"`, `safety = ReadOnly`, `timeout = \"30s\"`, `budget = <Budget>`, `blocking`, `unexpected = <fn>`, `task = Optional` or `approval = always | never | <fn>`"
 }
 
 fn set<T>(slot: &mut Option<T>, value: T, meta: &ParseNestedMeta<'_>) -> syn::Result<()> {

@@ -86,6 +86,14 @@
 //! ingress; the crate's `examples/durable_agent.rs` and the "Running on
 //! Restate" section of the `toolresult` README show the commands.
 //!
+//! **MCP tasks on Restate.** [`RestateTasks`] is the
+//! [`TaskStore`](toolresult::mcp::TaskStore) of an MCP server whose long
+//! calls run as tasks: each task's call is an invocation of [`TaskRunner`]
+//! (a turn of one call, run by [`run_turn`]) and its record a
+//! [`TaskRecords`] virtual object, so any replica of the server answers
+//! `tasks/get` and `tasks/cancel` for a task another started, and the task
+//! outlives the replica that started it (`examples/mcp_tasks.rs`).
+//!
 //! **Side effects belong in tools.** Restate runs the handler again from
 //! the top after a crash or a suspension and reads journaled steps back:
 //! code of the handler outside a step (here: outside the tools and the
@@ -110,7 +118,9 @@
 )]
 
 mod parked;
+mod tasks;
 mod turn;
 
 pub use parked::{AWAKEABLE_KEY, Parked};
+pub use tasks::{RestateTasks, TaskRecords, TaskRunner};
 pub use turn::run_turn;

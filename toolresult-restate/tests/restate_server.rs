@@ -28,10 +28,10 @@ use toolresult::canonical::{Answer, Request};
 use toolresult::provider::{Answered, Anthropic, PartPolicy, Provider};
 use toolresult::retry::{Backoff, RetryPolicy};
 use toolresult::seal::Keyring;
-use toolresult::tool::{self, Approval, CallContext, CallEvent, LogLevel, ToolSafety};
+use toolresult::tool::{self, Approval, CallContext, CallEvent, LogLevel, TaskSupport, ToolSafety};
 use toolresult::toolbox::{Toolbox, Turn};
 use toolresult::{Failure, ToolError, ToolResult};
-use toolresult_restate::{Parked, run_turn};
+use toolresult_restate::{Parked, RestateTasks, TaskRecords, TaskRunner, run_turn};
 
 /// Set (to the address to listen on) when this binary runs as the service.
 const SERVE_ADDR: &str = "TOOLRESULT_RESTATE_TEST_SERVE_ADDR";
@@ -88,7 +88,7 @@ type Check = fn(&Harness) -> Result<(), String>;
 fn run_all(server: &Path) -> Result<usize, String> {
     let harness = Harness::start(server)?;
     // The kill-and-restart check goes last: it restarts the service.
-    let checks: [(&str, Check); 14] = [
+    let checks: [(&str, Check); 17] = [
         ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
         (
             "a_permanent_failure_is_not_retried_and_answers_the_call",
@@ -129,6 +129,15 @@ fn run_all(server: &Path) -> Result<usize, String> {
             unsealed_approval,
         ),
         (
+            "a_task_outlives_the_replica_that_started_it_and_runs_once",
+            task_outlives_its_replica,
+        ),
+        (
+            "a_task_is_cancelled_through_another_replica",
+            task_cancelled_elsewhere,
+        ),
+        ("an_expired_task_is_refused", task_expired),
+        (
             "a_completed_tool_is_not_run_again_after_the_service_is_killed",
             killed_service,
         ),
@@ -161,6 +170,9 @@ fn run_all(server: &Path) -> Result<usize, String> {
     }
     if failed > 0 {
         harness.dump_logs();
+    }
+    if std::env::var_os(MEASURE).is_some() {
+        measure(&harness)?;
     }
     println!("{passed} passed, {failed} failed");
     Ok(failed)
@@ -564,6 +576,306 @@ fn killed_service(h: &Harness) -> Result<(), String> {
 }
 
 // ---------------------------------------------------------------------------
+// MCP tasks on Restate: replicas of an MCP server (in this process, each
+// on a runtime of its own, so one can be killed), their tasks' calls run
+// by the service's `TaskRunner`.
+
+/// A task started through one replica, which is then killed mid-call, is
+/// read through another until its result: the tool ran once.
+fn task_outlives_its_replica(h: &Harness) -> Result<(), String> {
+    let one = Replica::start(h, Duration::from_secs(60))?;
+    let other = Replica::start(h, Duration::from_secs(60))?;
+    let task = one.start_task("task-killed", 1500)?;
+    let working = other.get_task(&task)?;
+    expect_eq(
+        &working["result"]["status"],
+        &json!("working"),
+        &format!("status through the other replica ({working})"),
+    )?;
+    drop(one);
+    let done = other.until_over(&task)?;
+    expect_eq(&done["result"]["status"], &json!("completed"), "status")?;
+    expect_eq(
+        &done["result"]["result"]["content"][0]["text"],
+        &json!("charged 1"),
+        "the result",
+    )?;
+    expect_eq(
+        &done["result"]["result"]["resultType"],
+        &json!("complete"),
+        "the result's type",
+    )?;
+    expect_eq(&h.count("task-killed"), &1, "runs of the tool")
+}
+
+/// A task started through one replica is cancelled through another: it
+/// reads as cancelled, also after its call would have ended.
+fn task_cancelled_elsewhere(h: &Harness) -> Result<(), String> {
+    let one = Replica::start(h, Duration::from_secs(60))?;
+    let other = Replica::start(h, Duration::from_secs(60))?;
+    let task = one.start_task("task-cancelled", 2000)?;
+    let ack = other.request("tasks/cancel", &task, json!({"taskId": task}))?;
+    expect_eq(
+        &ack["result"],
+        &json!({"resultType": "complete"}),
+        "the cancel's ack",
+    )?;
+    let cancelled = one.get_task(&task)?;
+    expect_eq(
+        &cancelled["result"]["status"],
+        &json!("cancelled"),
+        "status",
+    )?;
+    // The call's invocation was cancelled on Restate, not only its record.
+    let query = format!(
+        "SELECT status, completion_result, completion_failure FROM sys_invocation WHERE idempotency_key = '{task}'"
+    );
+    let mut rows = Value::Null;
+    wait_until("the invocation to end", || {
+        rows = h
+            .post(&format!("{}/query", h.admin), &json!({"query": query}))
+            .map(|(_, body)| body["rows"].clone())
+            .unwrap_or(Value::Null);
+        rows[0]["status"] == "completed"
+    })?;
+    let failure = rows[0]["completion_failure"].as_str().unwrap_or_default();
+    if rows[0]["completion_result"] != "failure" || !failure.contains("cancel") {
+        return Err(format!("the invocation was not cancelled: {rows}"));
+    }
+    std::thread::sleep(Duration::from_millis(2500));
+    let still = other.get_task(&task)?;
+    expect_eq(
+        &still["result"]["status"],
+        &json!("cancelled"),
+        "status after the call's time",
+    )?;
+    let again = one.request("tasks/cancel", &task, json!({"taskId": task}))?;
+    expect_eq(
+        &again["result"],
+        &json!({"resultType": "complete"}),
+        "a second cancel's ack",
+    )
+}
+
+/// A task read after its time to live is refused.
+fn task_expired(h: &Harness) -> Result<(), String> {
+    let one = Replica::start(h, Duration::from_millis(1500))?;
+    let task = one.start_task("task-expired", 0)?;
+    let done = one.until_over(&task)?;
+    expect_eq(&done["result"]["status"], &json!("completed"), "status")?;
+    std::thread::sleep(Duration::from_millis(1600));
+    let expired = one.get_task(&task)?;
+    expect_eq(
+        &expired["error"]["code"],
+        &json!(-32602),
+        "the expired task's error",
+    )?;
+    // Its record is forgotten on Restate too.
+    let query = format!(
+        "SELECT key FROM state WHERE service_name = 'TaskRecords' AND service_key = '{task}'"
+    );
+    wait_until("the record to be forgotten", || {
+        h.post(&format!("{}/query", h.admin), &json!({"query": query}))
+            .is_ok_and(|(status, body)| status == 200 && body["rows"] == json!([]))
+    })
+}
+
+/// Set to measure tasks on Restate against `run_turn` after the checks
+/// (reported in `checks/benches/README.md`).
+const MEASURE: &str = "TOOLRESULT_RESTATE_MEASURE";
+
+/// Prints the medians of 30 runs each: a task of one call of `charge`
+/// (0 ms) through a replica, from `tools/call` until `tasks/get` reads it
+/// completed, and from the tool's end to that read; one turn of one call
+/// run by `run_turn` (`TestAgent/turn`, answered in its request).
+fn measure(h: &Harness) -> Result<(), String> {
+    let replica = Replica::start(h, Duration::from_secs(600))?;
+    let now_ms = || {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |since| since.as_millis() as u64)
+    };
+    let median = |mut values: Vec<u64>| {
+        values.sort_unstable();
+        values[values.len() / 2]
+    };
+    let (mut whole, mut after, mut turns) = (Vec::new(), Vec::new(), Vec::new());
+    for run in 0..30 {
+        let key = format!("measure-{run}");
+        let started = Instant::now();
+        let task = replica.start_task(&key, 0)?;
+        loop {
+            let got = replica.get_task(&task)?;
+            if got["result"]["status"] == "completed" {
+                break;
+            }
+        }
+        let read = now_ms();
+        whole.push(started.elapsed().as_micros() as u64);
+        after.push(read.saturating_sub(h.times(&key).first().copied().unwrap_or(read)));
+        let started = Instant::now();
+        let message = Harness::message(&[("toolu_measure", "whoami", json!({}))]);
+        h.post(&format!("{}/TestAgent/turn", h.ingress), &message)?;
+        turns.push(started.elapsed().as_micros() as u64);
+    }
+    println!(
+        "measured (medians of 30): a task from tools/call to tasks/get completed {} µs; \
+         from the tool's end to tasks/get completed {} ms; run_turn of one call {} µs",
+        median(whole),
+        median(after),
+        median(turns)
+    );
+    Ok(())
+}
+
+/// One replica of an MCP server, its tasks on Restate: served over
+/// streamable HTTP on a runtime of its own, killed when dropped.
+struct Replica {
+    address: SocketAddr,
+    http: ureq::Agent,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+impl Replica {
+    fn start(h: &Harness, ttl: Duration) -> Result<Self, String> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .map_err(|e| format!("runtime: {e}"))?;
+        let mut toolbox = Toolbox::new();
+        toolbox
+            .register(charge_tool(PathBuf::new()).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?
+            .task_support(TaskSupport::Optional);
+        let server = toolresult::mcp::McpServer::new(toolbox)
+            .map_err(|e| e.to_string())?
+            .tasks(RestateTasks::new(&h.ingress, &h.admin), ttl);
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .map_err(|e| format!("a port: {e}"))?;
+        let address = listener.local_addr().map_err(|e| e.to_string())?;
+        let service = server.streamable_http(Default::default());
+        runtime.spawn(async move {
+            while let Ok((stream, _)) = listener.accept().await {
+                // Nagle's algorithm would hold each answer's last segment
+                // for the client's delayed ACK.
+                let _ = stream.set_nodelay(true);
+                let service = hyper_util::service::TowerToHyperService::new(service.clone());
+                tokio::spawn(async move {
+                    let io = hyper_util::rt::TokioIo::new(stream);
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(io, service)
+                        .await;
+                });
+            }
+        });
+        Ok(Self {
+            address,
+            http: h.http.clone(),
+            runtime: Some(runtime),
+        })
+    }
+
+    /// The JSON-RPC answer to a 2026-07-28 request of `method` about
+    /// `name`, from a client that takes tasks.
+    fn request(&self, method: &str, name: &str, mut params: Value) -> Result<Value, String> {
+        params["_meta"] = json!({
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {
+                "extensions": {"io.modelcontextprotocol/tasks": {}}
+            },
+        });
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let url = format!("http://{}/mcp", self.address);
+        let mut response = self
+            .http
+            .post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method)
+            .header("mcp-name", name)
+            .send(body.to_string())
+            .map_err(|e| format!("POST {url}: {e}"))?;
+        let text = response
+            .body_mut()
+            .read_to_string()
+            .map_err(|e| format!("reading {url}: {e}"))?;
+        // One JSON body, or server-sent events with the answer among them.
+        text.lines()
+            .map(|line| line.strip_prefix("data:").unwrap_or(line).trim())
+            .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+            .find(|message| message.get("id").is_some())
+            .ok_or_else(|| format!("no answer to {method} in {text:?}"))
+    }
+
+    /// Starts `charge` of `key` for `ms` as a task; its id.
+    fn start_task(&self, key: &str, ms: u64) -> Result<String, String> {
+        let params = json!({"name": "charge", "arguments": {"key": key, "ms": ms}});
+        let started = self.request("tools/call", "charge", params)?;
+        expect_eq(
+            &started["result"]["resultType"],
+            &json!("task"),
+            "the call's answer",
+        )?;
+        started["result"]["taskId"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("no task id in {started}"))
+    }
+
+    fn get_task(&self, task: &str) -> Result<Value, String> {
+        self.request("tasks/get", task, json!({"taskId": task}))
+    }
+
+    /// `tasks/get` until the task is over, for at most [`WAIT`].
+    fn until_over(&self, task: &str) -> Result<Value, String> {
+        let mut last = Value::Null;
+        wait_until("the task to be over", || {
+            last = self.get_task(task).unwrap_or(Value::Null);
+            matches!(
+                last["result"]["status"].as_str(),
+                Some("completed" | "failed" | "cancelled")
+            )
+        })?;
+        Ok(last)
+    }
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Charge {
+    key: String,
+    ms: u64,
+}
+
+/// `charge`: waits `ms`, then counts a run under `key` in `state` (a side
+/// effect, whichever process runs it).
+fn charge_tool(state: PathBuf) -> Result<impl tool::Tool, tool::InvalidToolName> {
+    tool::function(
+        "charge",
+        "Charges once, after a while",
+        move |args: Charge, _: CallContext<'static>| {
+            let state = state.clone();
+            async move {
+                tokio::time::sleep(Duration::from_millis(args.ms)).await;
+                let charged = bump(&state, &args.key);
+                stamp(&state, &args.key);
+                format!("charged {charged}")
+            }
+        },
+    )
+}
+
+// ---------------------------------------------------------------------------
 // The service under test.
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -709,6 +1021,12 @@ fn serve(addr: &str, state: PathBuf) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let mut task_toolbox = Toolbox::new();
+    let charge = charge_tool(state.clone()).map(|charge| task_toolbox.register(charge));
+    if !matches!(charge, Ok(Ok(_))) {
+        eprintln!("the tasks' toolbox did not build");
+        return ExitCode::FAILURE;
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -723,6 +1041,8 @@ fn serve(addr: &str, state: PathBuf) -> ExitCode {
     runtime.block_on(
         HttpServer::new(
             Endpoint::builder()
+                .bind(TaskRecords)
+                .bind(TaskRunner::new(task_toolbox))
                 .bind(TestAgent { toolbox, state })
                 .build(),
         )

@@ -30,8 +30,8 @@ use toolresult::toolbox::Toolbox;
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 pub struct Add {
-    a: i64,
-    b: i64,
+    pub a: i64,
+    pub b: i64,
 }
 
 /// The peer: the same tool, on rmcp's macros.

@@ -26,8 +26,9 @@ use rmcp::model::{
     SubscribeRequestParams, Tool as McpTool, UnsubscribeRequestParams,
 };
 use rmcp::model::{
-    CreateMessageRequest, ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest,
-    InputRequiredResult, InputResponses, ListRootsRequest,
+    CancelTaskParams, CreateMessageRequest, ElicitRequest, ElicitRequestParams, ElicitationSchema,
+    GetTaskParams, GetTaskResult, InputRequest, InputRequests, InputRequiredResult, InputResponses,
+    ListRootsRequest, UpdateTaskParams,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
@@ -37,7 +38,9 @@ use serde_json::{Map, Value, json};
 use toolresult::canonical::{Answer, ContentPart, Request};
 use toolresult::mcp::McpServer;
 use toolresult::seal::Keyring;
-use toolresult::tool::{self, Arguments, CallContext, Calling, LogLevel, Tool, ToolSafety};
+use toolresult::tool::{
+    self, Arguments, CallContext, Calling, LogLevel, TaskSupport, Tool, ToolSafety,
+};
 use toolresult::toolbox::Toolbox;
 use toolresult::{IntoToolResult, ToolError, ToolResult};
 
@@ -348,6 +351,7 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     )?;
     toolbox.register(JsonSchema2020::new()?)?;
     input_required(&mut toolbox)?;
+    tasks(&mut toolbox)?;
     // Not a conformance tool: a call that takes its time, to cancel or to
     // kill the server under.
     toolbox
@@ -364,6 +368,148 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         .timeout(None);
     Ok(toolbox)
 }
+
+// ---- The tasks extension's fixtures (SEP-2663) ----
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Greet {
+    /// Whom to greet.
+    name: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct SlowCompute {
+    /// How long the computation takes, in seconds.
+    seconds: u64,
+    /// A label echoed in the result.
+    label: Option<String>,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct ConfirmDelete {
+    /// The file to delete.
+    filename: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct MaybeName {
+    /// The name gathered before the task started.
+    name: Option<String>,
+}
+
+/// The tools the tasks scenarios call: `greet` answers in its request;
+/// the others run as tasks for a client that takes them (`failing_job`
+/// and `test_tool_with_task` for every client, refusing one that does
+/// not).
+fn tasks(toolbox: &mut Toolbox) -> Result<(), Box<dyn std::error::Error>> {
+    toolbox.register(
+        tool::function("greet", "Greets someone, at once", |args: Greet| {
+            format!("Hello, {}!", args.name)
+        })?
+        .with_safety(ToolSafety::ReadOnly),
+    )?;
+    toolbox
+        .register(
+            tool::function(
+                "slow_compute",
+                "Computes for `seconds` seconds, or until cancelled",
+                |args: SlowCompute, _: CallContext<'static>| async move {
+                    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+                    let label = args.label.unwrap_or_default();
+                    format!("computed for {}s: {label}", args.seconds)
+                },
+            )?
+            .with_task_support(TaskSupport::Optional),
+        )?
+        .timeout(None);
+    toolbox.register(
+        tool::function(
+            "failing_job",
+            "Fails after a second",
+            |_: NoArgs, _: CallContext<'static>| async move {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                ToolResult::<()>::fail(ToolError::new("the job failed, as it always does"))
+            },
+        )?
+        .with_task_support(TaskSupport::Required),
+    )?;
+    toolbox.register(
+        tool::function(
+            "protocol_error_job",
+            "Panics: the task fails",
+            |_: NoArgs| -> Result<String, toolresult::Failure> { panic!("the job broke down") },
+        )?
+        .with_task_support(TaskSupport::Optional),
+    )?;
+    let confirm = || json!({"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]});
+    toolbox.register(
+        tool::function(
+            "confirm_delete",
+            "Deletes a file once the user confirms",
+            move |args: ConfirmDelete, cx: &CallContext| match cx.answer() {
+                None => asking("confirm", &format!("Delete {}?", args.filename), confirm()),
+                Some(answer) => ToolResult::ok(format!("{}: {}", args.filename, action(answer))),
+            },
+        )?
+        .with_task_support(TaskSupport::Optional),
+    )?;
+    toolbox.register(
+        tool::function(
+            "multi_input",
+            "Asks for a name, then a confirmation",
+            move |_: NoArgs, cx: &CallContext| match cx.answer().map(|answer| answer.id.as_str()) {
+                None => asking(
+                    "name",
+                    "Your name?",
+                    json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
+                ),
+                Some("name") => asking("confirm", "Sure?", confirm()),
+                Some(_) => ToolResult::ok("both answered".to_owned()),
+            },
+        )?
+        .with_task_support(TaskSupport::Optional),
+    )?;
+    // Its first round, asking the name, is the handler's own
+    // (`Conformance::call_tool`); the call with the name runs as a task.
+    toolbox.register(
+        tool::function(
+            "test_tool_with_task",
+            "Greets the user whose name an input request gathered",
+            |args: MaybeName| format!("Hello, {}!", args.name.unwrap_or_default()),
+        )?
+        .with_task_support(TaskSupport::Required),
+    )?;
+    Ok(())
+}
+
+/// `test_tool_with_task`'s first round (SEP-2322 before SEP-2663): asks the
+/// user's name as an input request; with the answer, the call goes to the
+/// server with the name, and runs as a task.
+fn name_then_task(request: &mut CallToolRequestParams) -> Option<CallToolResponse> {
+    let name = request
+        .input_responses
+        .as_ref()
+        .and_then(|responses| responses.get("user_name"))
+        .and_then(|response| response["content"]["name"].as_str())
+        .map(str::to_owned);
+    let Some(name) = name else {
+        let params = serde_json::from_value(json!({
+            "mode": "form",
+            "message": "What is your name?",
+            "requestedSchema": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+        }))
+        .ok()?;
+        let asked = InputRequest::Elicitation(ElicitRequest::new(params));
+        let requests = InputRequests::from_iter([("user_name".to_owned(), asked)]);
+        return Some(InputRequiredResult::from_input_requests(requests).into());
+    };
+    request.arguments = Some(Map::from_iter([("name".to_owned(), Value::from(name))]));
+    request.input_responses = None;
+    request.request_state = None;
+    None
+}
+
+// ---- end of the tasks fixtures ----
 
 /// The input-required fixtures of 2026-07-28 (SEP-2322) this server can
 /// ask, each an elicitation keyed by its request's id.
@@ -721,6 +867,7 @@ impl ServerHandler for Conformance {
             .enable_prompts()
             .enable_resources()
             .enable_completions()
+            .enable_tasks()
             .build();
         ServerConfig::new(capabilities).with_server_info(Implementation::new(
             "toolresult-conformance",
@@ -738,9 +885,14 @@ impl ServerHandler for Conformance {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == "test_tool_with_task"
+            && let Some(asked) = name_then_task(&mut request)
+        {
+            return Ok(asked);
+        }
         // A tool that needs the client's sampling: at 2026-07-28 the
         // request says what its client takes, and one that did not
         // declare sampling is refused before the call runs.
@@ -963,6 +1115,31 @@ impl ServerHandler for Conformance {
         let message: PromptMessage = serde_json::from_value(message)
             .map_err(|err| ErrorData::internal_error(err.to_string(), None))?;
         Ok(GetPromptResult::new(vec![message]).into())
+    }
+
+    // The tasks extension's methods, handed to the server.
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.tools.get_task(request, context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tools.update_task(request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.tools.cancel_task(request, context).await
     }
 
     async fn complete(

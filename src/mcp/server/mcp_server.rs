@@ -13,6 +13,7 @@ use rmcp::{ServerHandler, ServiceExt};
 use super::error::McpServerError;
 use super::input_required::States;
 use super::session::McpSession;
+use super::tasks::{self, Tasks};
 use crate::provider::{Mcp, Provider};
 use crate::seal::Keyring;
 use crate::tool::LogLevel;
@@ -68,6 +69,9 @@ use crate::toolbox::Toolbox;
 ///   (`resource_link`, `artifact://<id>`), which the client reads as a
 ///   resource, whole or in slices, without a tool call
 ///   ([`resource_templates`](Self::resource_templates)).
+/// - A call of a tool that runs as a task ([`TaskSupport`](crate::tool::TaskSupport))
+///   is answered at once with its task, read with `tasks/get`, answered
+///   with `tasks/update`, cancelled with `tasks/cancel` ([`tasks`](Self::tasks)).
 /// - A tool that declares an `outputSchema` (its success type is an
 ///   object) answers every success with a conforming `structuredContent`,
 ///   as MCP requires; a success its budget could only cut past the schema
@@ -107,6 +111,7 @@ pub struct McpServer {
     pub(super) disconnect_grace: Duration,
     pub(super) elicitation_timeout: Duration,
     pub(super) states: Option<Arc<States>>,
+    pub(super) tasks: Tasks,
 }
 
 impl McpServer {
@@ -160,6 +165,7 @@ impl McpServer {
             .enable_logging()
             .enable_resources()
             .build();
+        let capabilities = tasks::advertised(&toolbox, capabilities);
         let config = ServerConfig::new(capabilities).with_server_info(Implementation::new(
             env!("CARGO_PKG_NAME"),
             env!("CARGO_PKG_VERSION"),
@@ -173,6 +179,7 @@ impl McpServer {
             disconnect_grace: Self::DEFAULT_DISCONNECT_GRACE,
             elicitation_timeout: Self::DEFAULT_ELICITATION_TIMEOUT,
             states: None,
+            tasks: Tasks::in_memory(),
         })
     }
 

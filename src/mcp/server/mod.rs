@@ -17,6 +17,8 @@ mod params;
 mod progress_tokens;
 mod session;
 mod stateless;
+mod tasks;
 
 pub use error::McpServerError;
 pub use mcp_server::McpServer;
+pub use tasks::TaskStore;

@@ -6,9 +6,10 @@
 use std::time::SystemTime;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CustomRequest, CustomResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SetLevelRequestParams,
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, CustomRequest, CustomResult,
+    GetTaskParams, GetTaskResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ServerConfig, SetLevelRequestParams, UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -24,6 +25,7 @@ use super::list;
 use super::params;
 use super::progress_tokens::ActiveTokens;
 use super::stateless;
+use super::tasks;
 use crate::provider::Call;
 use crate::provider::mcp::to_rmcp;
 use crate::tool::Arguments;
@@ -145,6 +147,30 @@ impl ServerHandler for McpSession {
         Err(params::refused(&request, stateless::is_stateless(&context)))
     }
 
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        self.server.get_task(request, context).await
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server.update_task(request, context).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.server.cancel_task(request, context).await
+    }
+
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
@@ -164,6 +190,9 @@ impl McpSession {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(task) = tasks::start(&self.server, &request, &context).await? {
+            return Ok(task);
+        }
         // A tool the server does not have is the toolbox's to answer, as
         // in any turn: an error result naming the tools there are.
         let name = &*request.name;
@@ -240,6 +269,7 @@ impl McpSession {
             .await
             .ok_or_else(|| ErrorData::internal_error("the call was not answered", None))?;
         drop(claim);
+        tasks::note(&context, &lowered);
         // A tool that declares an `outputSchema` promised a
         // `structuredContent` with every success, whatever its lowered
         // result says (a tool served from another server, say): MCP's rule

@@ -1,0 +1,9 @@
+use toolresult::tool;
+
+/// Runs for ever.
+#[tool(task = Sometimes)]
+fn forever() -> String {
+    String::new()
+}
+
+fn main() {}
