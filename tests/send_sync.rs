@@ -2,8 +2,7 @@
 //! compile time, so this file failing to build is the failure.
 
 use toolresult::canonical::{
-    Answer, ContentPart, MediaType, PartError, PartKind, PartLimit, Request,
-    ToolResult as CanonicalResult,
+    Answer, ContentPart, PartError, PartKind, PartLimit, Request, ToolResult as CanonicalResult,
 };
 use toolresult::retry::RetryPolicy;
 use toolresult::tool::{InvalidArguments, InvalidToolName, Tool, ToolPanicked, ToolSafety};
@@ -14,7 +13,6 @@ const fn assert_send_sync<T: Send + Sync>() {}
 const _: () = {
     assert_send_sync::<CanonicalResult>();
     assert_send_sync::<ContentPart>();
-    assert_send_sync::<MediaType>();
     assert_send_sync::<PartKind>();
     assert_send_sync::<PartLimit>();
     assert_send_sync::<PartError>();

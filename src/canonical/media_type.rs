@@ -7,13 +7,14 @@ use std::path::Path;
 
 use super::PartKind;
 
-/// One row of the media table.
+/// One row of the media table (listed in
+/// [`ContentPart::from_path`](super::ContentPart::from_path)'s docs).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct MediaType {
+pub(crate) struct MediaType {
     /// The mime type written to `mimeType`.
-    pub mime_type: &'static str,
+    pub(crate) mime_type: &'static str,
     /// The part kind a file of this type becomes.
-    pub kind: PartKind,
+    pub(crate) kind: PartKind,
 }
 
 /// The table itself, lowercase extensions.
@@ -34,15 +35,8 @@ impl MediaType {
     }
 
     /// Looks an extension up, case-insensitively (`"PNG"` is `"png"`).
-    ///
-    /// ```
-    /// use toolresult::canonical::{MediaType, PartKind};
-    /// let png = MediaType::from_extension("PNG").unwrap();
-    /// assert_eq!((png.mime_type, png.kind), ("image/png", PartKind::Image));
-    /// assert!(MediaType::from_extension("txt").is_none());
-    /// ```
     #[must_use]
-    pub fn from_extension(extension: &str) -> Option<Self> {
+    pub(crate) fn from_extension(extension: &str) -> Option<Self> {
         TABLE
             .iter()
             .find(|(ext, _)| ext.eq_ignore_ascii_case(extension))
@@ -50,14 +44,8 @@ impl MediaType {
     }
 
     /// Looks a path's extension up; `None` when it has none or it is unknown.
-    ///
-    /// ```
-    /// use toolresult::canonical::MediaType;
-    /// assert_eq!(MediaType::from_path("a/report.PDF").unwrap().mime_type, "application/pdf");
-    /// assert!(MediaType::from_path("Makefile").is_none());
-    /// ```
     #[must_use]
-    pub fn from_path(path: impl AsRef<Path>) -> Option<Self> {
+    pub(crate) fn from_path(path: impl AsRef<Path>) -> Option<Self> {
         let extension = path.as_ref().extension()?.to_str()?;
         Self::from_extension(extension)
     }
@@ -83,5 +71,27 @@ impl PartKind {
         } else {
             PartKind::File
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{MediaType, PartKind};
+
+    #[test]
+    fn an_extension_is_looked_up_in_any_case() {
+        let png = MediaType::from_extension("PNG").expect("png is in the table");
+        assert_eq!((png.mime_type, png.kind), ("image/png", PartKind::Image));
+        assert!(MediaType::from_extension("txt").is_none());
+    }
+
+    #[test]
+    fn a_path_is_looked_up_by_its_extension() {
+        let pdf = MediaType::from_path("a/report.PDF").expect("pdf is in the table");
+        assert_eq!(
+            (pdf.mime_type, pdf.kind),
+            ("application/pdf", PartKind::File)
+        );
+        assert!(MediaType::from_path("Makefile").is_none());
     }
 }

@@ -3,8 +3,9 @@
 //!
 //! - [`ToolResult`] (SPEC §1): `{output, isError, parts?, metadata?}`.
 //! - [`ContentPart`] (SPEC §1B): text, image, file or audio, built only
-//!   through constructors that check the contract; [`MediaType`] is the
-//!   fixed extension table and [`PartLimit`] the size limit.
+//!   through constructors that check the contract (a file's mime type from
+//!   a fixed extension table, see [`ContentPart::from_path`]); [`PartLimit`]
+//!   is the size limit.
 //! - [`Request`] and [`Answer`] (SPEC §10): the suspension handshake.
 //! - [`ToolResult::from_path`]: the built-in `read` of a path.
 //!
@@ -42,7 +43,7 @@ mod read;
 mod result;
 mod write_json;
 
-pub use media_type::MediaType;
+pub(crate) use media_type::MediaType;
 pub use part::ContentPart;
 pub(crate) use part::MediaSource;
 pub use part_error::PartError;

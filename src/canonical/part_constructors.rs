@@ -31,9 +31,12 @@ impl ContentPart {
     /// A part from a file, reading at most `limit` bytes
     /// ([`PartLimit::default`] is 20 MiB).
     ///
-    /// The mime type comes from the extension alone (see
-    /// [`MediaType`](super::MediaType)); a PDF keeps its base name in
-    /// `name`. The file is opened without blocking and must be a regular
+    /// The mime type comes from the extension alone, case-insensitively,
+    /// from a fixed table (never sniffed, never from a system database):
+    /// `png` `image/png`, `jpg` and `jpeg` `image/jpeg`, `gif` `image/gif`,
+    /// `webp` `image/webp`, `pdf` `application/pdf` (a file part), `mp3`
+    /// `audio/mpeg`, `wav` `audio/wav`; any other extension is refused. A
+    /// PDF keeps its base name in `name`. The file is opened without blocking and must be a regular
     /// file; one over the limit is refused from its size before it is read,
     /// and one that grows past the limit while it is read is refused after
     /// at most one byte more.

@@ -10,7 +10,7 @@ impl ToolResult {
     /// Reads a file into a result, reading at most `limit` bytes of it, text
     /// and media alike ([`PartLimit::default`] is 20 MiB).
     ///
-    /// A media file (see [`MediaType`]) becomes the output
+    /// A media file (one [`ContentPart::from_path`] takes) becomes the output
     /// `<path> (<mime>, <n> bytes)` plus one part carrying the bytes; any other
     /// file becomes its UTF-8 text with no parts. A failure is an error result
     /// whose output starts `read: ` and names the path; it never panics.
