@@ -87,7 +87,7 @@ fi
 
 "$SERVER_BIN" --port "$PORT" 2>"$PREFIX/server.log" &
 SERVER_PID=$!
-trap 'kill "$SERVER_PID" 2>/dev/null || true' EXIT
+trap 'kill "$SERVER_PID" 2>/dev/null || true; rm -rf "${OUT:-}"' EXIT
 for _ in $(seq 1 100); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$PORT") 2>/dev/null; then break; fi
     sleep 0.1
@@ -103,7 +103,19 @@ holds() {
     return 1
 }
 
+# Runs scenario $1 against the server (the spec version, if any, in the
+# rest), its output in $2 and its exit code in $2.rc.
+run_one() {
+    local scenario=$1 out=$2 status=0
+    shift 2
+    "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" "$@" --scenario "$scenario" \
+        >"$out" 2>&1 || status=$?
+    echo "$status" >"$out.rc"
+}
+AT_ONCE=4
+
 cd "$PREFIX"
+OUT=$(mktemp -d)
 tallies=()
 broken=0
 for version in 2025-11-25 2026-07-28 extension; do
@@ -113,24 +125,38 @@ for version in 2025-11-25 2026-07-28 extension; do
     # An extension's scenarios are off the spec timeline: listed and run
     # without a spec version.
     if [ "$version" = extension ]; then
-        at=()
+        spec=()
         mapfile -t listed < <("$NODE" "$SUITE" list --server |
             sed -n 's/^ *- \([a-z0-9-]*\) \[extension\].*/\1/p' | grep -Ev "$NOT_ASKED")
     else
-        at=(--spec-version "$version")
-        mapfile -t listed < <("$NODE" "$SUITE" list --server "${at[@]}" |
+        spec=(--spec-version "$version")
+        mapfile -t listed < <("$NODE" "$SUITE" list --server "${spec[@]}" |
             sed -n 's/^ *- \([a-z0-9-]*\).*/\1/p' | grep -Ev "$NOT_ASKED")
     fi
+    # A few scenarios at once (each is mostly the suite waiting on the
+    # server); `wait` names their pids, never the server's.
+    pids=() running=0
+    for at in "${!listed[@]}"; do
+        if [ "$running" -ge "$AT_ONCE" ]; then
+            wait -n "${pids[@]}" || true
+            running=$((running - 1))
+        fi
+        run_one "${listed[$at]}" "$OUT/$version-$at" "${spec[@]}" &
+        pids+=($!)
+        running=$((running + 1))
+    done
+    wait "${pids[@]}" || true
     passed=() failed=() known=() fixed=() unlisted=()
-    for scenario in "${listed[@]}"; do
+    for at in "${!listed[@]}"; do
+        scenario=${listed[$at]}
         is_required=false
         if holds "$scenario" "${required[@]}"; then is_required=true; fi
         if ! $is_required && [ -z "${not_yet[$scenario]+set}" ]; then
             unlisted+=("$scenario")
         fi
         echo "== $version $scenario"
-        if "$NODE" "$SUITE" server --url "http://127.0.0.1:$PORT/mcp" \
-            "${at[@]}" --scenario "$scenario"; then
+        cat "$OUT/$version-$at"
+        if [ "$(cat "$OUT/$version-$at.rc")" = 0 ]; then
             passed+=("$scenario")
             [ -n "${not_yet[$scenario]+set}" ] && fixed+=("$scenario")
         elif $is_required; then

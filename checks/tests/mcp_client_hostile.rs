@@ -210,9 +210,10 @@ async fn refusing_every_token() -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_refused_token_appears_in_no_error_of_the_failed_authorization() {
+async fn a_refused_token_appears_in_no_error_span_or_event_of_the_failed_authorization() {
     bounded(async {
         const TOKEN: &str = "tok-5ecret-never-to-be-seen";
+        let traced = Traced::everything();
         let url = refusing_every_token().await;
         let config =
             rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig::with_uri(
@@ -233,8 +234,65 @@ async fn a_refused_token_appears_in_no_error_of_the_failed_authorization() {
         // authorization.
         assert!(said.to_lowercase().contains("auth"), "{said}");
         assert!(!said.contains(TOKEN), "{said}");
+        // Nor any span or event (the crate's, rmcp's, hyper's), at any level.
+        let traced = traced.text();
+        assert!(!traced.is_empty(), "the capture saw the connection");
+        assert!(!traced.contains(TOKEN), "{traced}");
+        assert!(!traced.contains("5ecret"), "{traced}");
     })
     .await;
+}
+
+/// Every field of every span and event, at every level, as text: what a
+/// log or a trace exporter could be given.
+#[derive(Clone, Default)]
+struct Traced(Arc<std::sync::Mutex<String>>);
+
+impl Traced {
+    /// Captures everything from now on, process-wide (this test binary's
+    /// only subscriber).
+    fn everything() -> Self {
+        use tracing_subscriber::layer::SubscriberExt as _;
+        let traced = Self::default();
+        let subscriber = tracing_subscriber::registry().with(traced.clone());
+        tracing::subscriber::set_global_default(subscriber).unwrap();
+        traced
+    }
+
+    fn text(&self) -> String {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+impl tracing::field::Visit for &Traced {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        let line = format!("{}={value:?}\n", field.name());
+        self.0.lock().unwrap().push_str(&line);
+    }
+}
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for Traced {
+    fn on_new_span(
+        &self,
+        attrs: &tracing::span::Attributes<'_>,
+        _: &tracing::span::Id,
+        _: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        attrs.record(&mut &*self);
+    }
+
+    fn on_record(
+        &self,
+        _: &tracing::span::Id,
+        values: &tracing::span::Record<'_>,
+        _: tracing_subscriber::layer::Context<'_, S>,
+    ) {
+        values.record(&mut &*self);
+    }
+
+    fn on_event(&self, event: &tracing::Event<'_>, _: tracing_subscriber::layer::Context<'_, S>) {
+        event.record(&mut &*self);
+    }
 }
 
 /// What a hand-written server answers a request: its status, a

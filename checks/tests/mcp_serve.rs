@@ -28,7 +28,7 @@ use toolresult::ToolResult;
 use toolresult::canonical::{PartLimit, Request};
 use toolresult::mcp::McpServer;
 use toolresult::provider::Mcp;
-use toolresult::tool::{self, CallContext, LogLevel, ToolSafety};
+use toolresult::tool::{self, CallContext, LogLevel, TaskSupport, ToolSafety};
 use toolresult::toolbox::Toolbox;
 
 const LIMIT: Duration = Duration::from_secs(20);
@@ -1422,6 +1422,39 @@ mod consume {
                     assert_eq!(done[0].lowered.result.output, expected, "{version:?}");
                     assert!(!done[0].lowered.result.is_error, "{version:?}");
                 }
+            }
+        })
+        .await;
+    }
+
+    /// The crate's client against the crate's server, a tool that runs only
+    /// as a task: called to its result (a client that could not take tasks
+    /// would be refused it, -32021), twice on one connection.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_task_only_tool_of_the_crates_server_is_called_to_its_result() {
+        bounded(async {
+            let mut tools = Toolbox::new().timeout(Duration::from_secs(10));
+            tools
+                .register(
+                    tool::function("report", "A report on a city", |c: City| {
+                        format!("a report on {}", c.city)
+                    })
+                    .unwrap()
+                    .with_task_support(TaskSupport::Required),
+                )
+                .unwrap();
+            let server = McpServer::new(tools).unwrap();
+            let (toolbox, _serving) = toolbox_of(&server, Duration::from_secs(10)).await;
+            let done = toolbox
+                .run([
+                    remote_call("t1", "report", json!({"city": "Oslo"})),
+                    remote_call("t2", "report", json!({"city": "Bergen"})),
+                ])
+                .await;
+            for (outcome, city) in done.iter().zip(["Oslo", "Bergen"]) {
+                let result = &outcome.lowered.result;
+                assert!(!result.is_error, "{}", result.output);
+                assert_eq!(result.output, format!("a report on {city}"));
             }
         })
         .await;
