@@ -70,6 +70,7 @@
 #[cfg(feature = "mcp-client")]
 mod client;
 mod increasing;
+mod log_level;
 #[cfg(feature = "mcp-server")]
 mod server;
 

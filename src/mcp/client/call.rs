@@ -13,8 +13,9 @@ use super::parked::{InputRound, Parked};
 use super::question;
 use super::read;
 use super::remote::RemoteTool;
-use super::routes::{Heard, mcp_level};
+use super::routes::Heard;
 use crate::canonical::Answer;
+use crate::mcp::log_level::to_rmcp;
 use crate::tool::CallContext;
 use crate::toolbox::answers;
 use crate::{IntoToolResult, Lowered, ToolResult};
@@ -109,7 +110,7 @@ impl RemoteTool {
             .is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28);
         if let (true, Some(level)) = (modern, connection.routes.level()) {
             let mut meta = RequestMetaObject::default();
-            meta.set_log_level(mcp_level(level));
+            meta.set_log_level(to_rmcp(level));
             options = options.with_meta(meta);
         }
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));

@@ -13,8 +13,8 @@ use rmcp::{ClientLifecycleMode, ClientServiceExt};
 use super::connection::{Connection, Handler};
 use super::parked::ParkedCalls;
 use super::remote::RemoteTool;
-use super::routes::mcp_level;
 use super::tap::Tap;
+use crate::mcp::log_level::to_rmcp;
 use crate::tool::LogLevel;
 
 /// A connection to an MCP server (feature `mcp-client`), over any of
@@ -113,7 +113,7 @@ impl McpClient {
         let legacy = info.protocol_version < ProtocolVersion::V_2026_07_28;
         if let (true, Some(_), Some(level)) = (legacy, &info.capabilities.logging, level) {
             #[allow(deprecated)] // MCP's logging utility is the 2025 revisions'.
-            peer.set_level(SetLevelRequestParams::new(mcp_level(level)))
+            peer.set_level(SetLevelRequestParams::new(to_rmcp(level)))
                 .await?;
         }
         Ok(())

@@ -7,12 +7,13 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
-    ElicitRequestParams, ElicitResult, LoggingLevel, LoggingMessageNotificationParam,
-    ProgressNotificationParam, ProgressToken,
+    ElicitRequestParams, ElicitResult, LoggingMessageNotificationParam, ProgressNotificationParam,
+    ProgressToken,
 };
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::sync::oneshot;
 
+use crate::mcp::log_level::from_rmcp;
 use crate::tool::LogLevel;
 
 /// How many notifications for a token no call follows yet are kept: a
@@ -104,7 +105,7 @@ impl Routes {
     /// server, which the event already carries.)
     pub(super) fn log(&self, message: &LoggingMessageNotificationParam) {
         let table = self.table();
-        let level = level_of(message.level);
+        let level = from_rmcp(&message.level);
         if table.level.is_none_or(|least| level < least) {
             return;
         }
@@ -167,34 +168,6 @@ impl Following {
 impl Drop for Following {
     fn drop(&mut self) {
         self.routes.table().following.remove(&self.token);
-    }
-}
-
-/// MCP's log level as this crate's.
-pub(super) fn level_of(level: LoggingLevel) -> LogLevel {
-    match level {
-        LoggingLevel::Debug => LogLevel::Debug,
-        LoggingLevel::Info => LogLevel::Info,
-        LoggingLevel::Notice => LogLevel::Notice,
-        LoggingLevel::Warning => LogLevel::Warning,
-        LoggingLevel::Error => LogLevel::Error,
-        LoggingLevel::Critical => LogLevel::Critical,
-        LoggingLevel::Alert => LogLevel::Alert,
-        LoggingLevel::Emergency => LogLevel::Emergency,
-    }
-}
-
-/// This crate's log level as MCP's.
-pub(super) fn mcp_level(level: LogLevel) -> LoggingLevel {
-    match level {
-        LogLevel::Debug => LoggingLevel::Debug,
-        LogLevel::Info => LoggingLevel::Info,
-        LogLevel::Notice => LoggingLevel::Notice,
-        LogLevel::Warning => LoggingLevel::Warning,
-        LogLevel::Error => LoggingLevel::Error,
-        LogLevel::Critical => LoggingLevel::Critical,
-        LogLevel::Alert => LoggingLevel::Alert,
-        LogLevel::Emergency => LoggingLevel::Emergency,
     }
 }
 

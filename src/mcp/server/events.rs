@@ -11,8 +11,9 @@ use rmcp::model::{LoggingMessageNotificationParam, ProgressNotificationParam, Pr
 use rmcp::service::{Peer, RoleServer};
 use tokio::sync::Notify;
 
-use super::level::{SessionLevel, to_rmcp};
+use super::level::SessionLevel;
 use crate::mcp::increasing::Increasing;
+use crate::mcp::log_level::to_rmcp;
 use crate::tool::{CallEvent, LogLevel};
 
 /// One event of a call, owned, on its way to the client.

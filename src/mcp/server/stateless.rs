@@ -7,7 +7,8 @@
 use rmcp::model::ProtocolVersion;
 use rmcp::service::{RequestContext, RoleServer};
 
-use super::level::{SessionLevel, from_rmcp};
+use super::level::SessionLevel;
+use crate::mcp::log_level::from_rmcp;
 
 /// Whether `context`'s request is one of MCP 2026-07-28 or later: a
 /// request that carries its protocol version in its `_meta`, answered
