@@ -173,7 +173,7 @@ impl Drop for Following {
 
 #[cfg(test)]
 mod tests {
-    use rmcp::model::NumberOrString;
+    use rmcp::model::{LoggingLevel, NumberOrString};
 
     use super::*;
 
