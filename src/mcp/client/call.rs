@@ -122,12 +122,12 @@ impl RemoteTool {
             Err(err) => return Err(read::broken(&self.name, err)),
         };
         Ok(InFlight {
+            following: connection.routes.follow(handle.progress_token.clone()),
             guard: CancelOnDrop {
                 peer: Some(peer.clone()),
                 id: handle.id.clone(),
+                answer: Box::pin(handle.await_response()),
             },
-            following: connection.routes.follow(handle.progress_token.clone()),
-            answer: Box::pin(handle.await_response()),
             increasing: Default::default(),
             arguments,
             round,
@@ -140,7 +140,7 @@ impl RemoteTool {
         flight.following.listen(true);
         loop {
             let step = tokio::select! {
-                answered = &mut flight.answer => Step::Answered(answered),
+                answered = &mut flight.guard.answer => Step::Answered(answered),
                 Some(heard) = flight.following.heard.recv() => Step::Heard(heard),
                 () = cx.cancelled() => Step::Cancelled,
             };

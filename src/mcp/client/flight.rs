@@ -2,8 +2,11 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 
-use rmcp::model::{CancelledNotificationParam, JsonObject, RequestId, ServerResult};
+use rmcp::model::{
+    CancelTaskParams, CancelledNotificationParam, JsonObject, RequestId, ServerResult,
+};
 use rmcp::service::{Peer, RoleClient, ServiceError};
 
 use super::routes::{Following, Heard};
@@ -14,11 +17,10 @@ use crate::tool::CallContext;
 pub(super) type Answering =
     Pin<Box<dyn Future<Output = Result<ServerResult, ServiceError>> + Send>>;
 
-/// A `tools/call` sent and not answered yet: its answer to come, what the
-/// server says about it meanwhile, and the cancellation sent if it is let
-/// go before its answer.
+/// A `tools/call` sent and not answered yet: what the server says about
+/// it meanwhile, and its answer to come, in the guard that cancels the
+/// call if it is let go before that answer.
 pub(super) struct InFlight {
-    pub(super) answer: Answering,
     pub(super) following: Following,
     pub(super) guard: CancelOnDrop,
     /// Progress only goes forward (a retried call's server starts over).
@@ -46,13 +48,26 @@ impl InFlight {
     }
 }
 
-/// Sends `notifications/cancelled` for a request whose call stopped
-/// before its answer (dropped by its timeout or its turn's cancellation,
-/// or cancelled, or let go while parked).
+/// Cancels a request whose call stopped before its answer (dropped by
+/// its timeout or its turn's cancellation, or let go while parked).
+///
+/// A server that runs calls as tasks may have answered with a task
+/// already, or be about to: the request is then answered, and its task
+/// runs on for a caller that is gone unless cancelled with `tasks/cancel`.
+/// rmcp forgets a request's answer once `notifications/cancelled` for it
+/// is sent, so the answer is listened to first, for [`TASK_GRACE`]: a task
+/// is cancelled, a call answered needs nothing, and a call still running
+/// after the grace is cancelled with `notifications/cancelled`. A server
+/// that runs no task hears `notifications/cancelled` at once.
 pub(super) struct CancelOnDrop {
     pub(super) peer: Option<Peer<RoleClient>>,
     pub(super) id: RequestId,
+    pub(super) answer: Answering,
 }
+
+/// How long a let-go call of a server that runs tasks is listened to for
+/// a task: a server answers with a task as soon as it has one.
+const TASK_GRACE: Duration = Duration::from_secs(2);
 
 impl CancelOnDrop {
     /// The request was answered: nothing to cancel.
@@ -68,7 +83,23 @@ impl Drop for CancelOnDrop {
             return;
         };
         let id = self.id.clone();
+        let mut answer = std::mem::replace(&mut self.answer, Box::pin(std::future::pending()));
+        let tasks = peer
+            .peer_info()
+            .is_some_and(|info| info.capabilities.supports_tasks());
         runtime.spawn(async move {
+            if tasks {
+                match tokio::time::timeout(TASK_GRACE, &mut answer).await {
+                    Ok(Ok(ServerResult::CreateTaskResult(created))) => {
+                        let task = CancelTaskParams::new(created.task.task_id);
+                        let _ = peer.cancel_task(task).await;
+                        return;
+                    }
+                    // Answered (or the connection gone): nothing runs on.
+                    Ok(_) => return,
+                    Err(_still_running) => {}
+                }
+            }
             let cancelled = CancelledNotificationParam::new(Some(id), Some("cancelled".to_owned()));
             let _ = peer.notify_cancelled(cancelled).await;
         });

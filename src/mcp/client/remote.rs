@@ -51,7 +51,11 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   caller as above and sent back (`tasks/update`); each new status message goes to
 ///   the call's [`log`](crate::tool::CallContext::log) at `info`. The local
 ///   call cancelled (its turn, its timeout), the task is cancelled on its
-///   server (`tasks/cancel`).
+///   server (`tasks/cancel`), even when the local call ends before the
+///   task's creation is heard: a call let go before its answer, on a
+///   server that runs tasks, is listened to for up to two seconds more
+///   for the task to cancel, and only then sent `notifications/cancelled`
+///   (at once, to a server that runs none).
 /// - A connection that fails or closes, a server that dies mid-call, is a
 ///   transient failure the retry policy reads (never a hang); a JSON-RPC
 ///   error from the server, or an answer that is not a tool result, is a
