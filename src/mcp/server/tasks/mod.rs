@@ -5,9 +5,12 @@
 //! over), answers it with `tasks/update` and cancels it with
 //! `tasks/cancel`. The tasks live in a [`TaskStore`].
 
+mod notify;
 mod record;
 mod run;
 mod store;
+mod through;
+mod update;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,7 +19,6 @@ use std::time::{Duration, SystemTime};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
     CreateTaskResult, GetTaskParams, GetTaskResult, ServerCapabilities, TaskPayload,
-    UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
@@ -30,6 +32,7 @@ use record::Record;
 pub(super) use run::{in_task, note};
 use store::MemoryTasks;
 pub use store::TaskStore;
+use through::{Answering, Through};
 
 /// The server's tasks: where they are kept, for how long, and the
 /// cancellation of each one this process runs.
@@ -38,6 +41,9 @@ pub(super) struct Tasks {
     store: Arc<dyn TaskStore>,
     ttl: Duration,
     running: Arc<Mutex<HashMap<String, CancellationToken>>>,
+    /// The handler whose `tools/call` runs each task's call, when not the
+    /// server's own ([`McpServer::tasks_through`]).
+    through: Option<Through>,
 }
 
 impl Tasks {
@@ -50,6 +56,7 @@ impl Tasks {
             store: Arc::new(MemoryTasks::default()),
             ttl: Self::DEFAULT_TTL,
             running: Arc::default(),
+            through: None,
         }
     }
 
@@ -253,6 +260,7 @@ impl McpServer {
             store: Arc::new(store),
             ttl,
             running: Arc::default(),
+            through: self.tasks.through.take(),
         };
         self
     }
@@ -271,39 +279,6 @@ impl McpServer {
         Ok(GetTaskResult::new(record.task))
     }
 
-    /// `tasks/update` for a handler of one's own: the client's responses
-    /// to the input requests of a task waiting for input. A response to
-    /// the request its call is parked on resumes the call; any other is
-    /// acknowledged and ignored.
-    ///
-    /// # Errors
-    /// An `invalid_params` error for a task unknown or expired.
-    pub async fn update_task(
-        &self,
-        request: UpdateTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let id = &request.task_id;
-        let mut record = self.tasks.find(id).await?;
-        let TaskPayload::InputRequired { input_requests } = &record.task.payload else {
-            return Ok(());
-        };
-        if !input_requests
-            .keys()
-            .any(|key| request.input_responses.contains_key(key))
-        {
-            return Ok(());
-        }
-        let mut call = CallToolRequestParams::new(record.tool.clone())
-            .with_arguments(record.arguments.clone())
-            .with_input_responses(request.input_responses);
-        call.request_state = record.state.take();
-        record.moved_to(TaskPayload::Working, SystemTime::now());
-        self.tasks.write(id, &record).await?;
-        self.tasks.spawn(self, id, call, &context);
-        Ok(())
-    }
-
     /// `tasks/cancel` for a handler of one's own: cancels the task's call
     /// (through its turn's cancellation, when this process runs it), and
     /// the task reads as cancelled; a task already over is left as it was.
@@ -313,7 +288,7 @@ impl McpServer {
     pub async fn cancel_task(
         &self,
         request: CancelTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let id = &request.task_id;
         let mut record = self.tasks.find(id).await?;
@@ -325,6 +300,8 @@ impl McpServer {
         }
         self.tasks.store.cancel(id).await.map_err(unavailable)?;
         record.moved_to(TaskPayload::Cancelled, SystemTime::now());
-        self.tasks.write(id, &record).await
+        self.tasks.write(id, &record).await?;
+        notify::status(&context, &record.task).await;
+        Ok(())
     }
 }
