@@ -219,12 +219,14 @@ impl McpServer {
     /// `io.modelcontextprotocol/tasks` extension.
     ///
     /// The call is answered at once with its task (`resultType: "task"`)
-    /// and runs on in this process, on the path of a plain call;
+    /// and runs on in this process, on the path of a plain call (or a
+    /// handler's of one's own: [`tasks_through`](Self::tasks_through));
     /// `tasks/get` reads its status: `working`; `input_required` with its
     /// input requests, when the call parks on a
     /// [`Request`](crate::canonical::Request) and the server answers
     /// parked calls ([`input_required`](Self::input_required)), answered
-    /// by `tasks/update`, which resumes it; `completed` with the result
+    /// by `tasks/update`, which resumes it once each request of the round
+    /// has its response ([`update_task`](Self::update_task)); `completed` with the result
     /// the plain call would have answered (a tool's error result
     /// included); `failed` with a JSON-RPC error when the call could not
     /// be answered or its tool panicked; `cancelled` after `tasks/cancel`
@@ -235,6 +237,19 @@ impl McpServer {
     /// runs, and is cancelled, in the process that started it, unless the
     /// store runs it ([`TaskStore::run`]: on Restate, with
     /// `toolresult-restate`'s `RestateTasks`).
+    ///
+    /// A 2025 session whose client declared the extension is told of each
+    /// change of its task's status (`notifications/tasks`, the task as
+    /// `tasks/get` reads it), by the process that changed it: done,
+    /// waiting for input, working again, cancelled (the task it is
+    /// answered with is its first status). Over streamable HTTP these go
+    /// to the session's `GET` stream. The progress of its call, asked with
+    /// a `progressToken`, goes to that session as well. A 2026-07-28
+    /// request has no session to push to (the extension routes status
+    /// through `subscriptions/listen`, which this server does not serve,
+    /// and gives a task's call no progress): its client polls `tasks/get`.
+    /// A task whose store runs it is finished by the store, and told of
+    /// by no one.
     ///
     /// ```
     /// use std::time::Duration;
