@@ -110,7 +110,7 @@ fn answered(record: &mut Record, update: UpdateTaskParams) -> Answered {
 mod tests {
     use std::time::Duration;
 
-    use rmcp::model::{InputRequest, InputRequests, InputResponses, JsonObject, ListRootsRequest};
+    use rmcp::model::{InputRequest, InputRequests, InputResponses, JsonObject};
     use serde_json::json;
 
     use super::*;
@@ -126,7 +126,12 @@ mod tests {
         let requests: InputRequests = keys
             .iter()
             .map(|key| {
-                let asked = InputRequest::ListRoots(ListRootsRequest::default());
+                let asked: InputRequest = serde_json::from_value(json!({
+                    "method": "elicitation/create",
+                    "params": {"mode": "form", "message": *key, "requestedSchema": {
+                        "type": "object", "properties": {"ok": {"type": "boolean"}}}},
+                }))
+                .unwrap();
                 ((*key).to_owned(), asked)
             })
             .collect();
