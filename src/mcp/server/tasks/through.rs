@@ -42,7 +42,9 @@ impl McpServer {
     ///
     /// `handler` holds this server as it is before this call (without
     /// `handler`); the server given this method's result is the one that
-    /// serves, and both share their tasks.
+    /// serves, and both share their tasks. A store that runs its tasks'
+    /// calls itself ([`TaskStore::run`](super::TaskStore::run)) runs them
+    /// its own way: the handler is for the calls this process runs.
     ///
     /// ```
     /// use rmcp::model::{
