@@ -29,7 +29,7 @@ use super::stateless;
 use crate::tool::TaskSupport;
 use crate::toolbox::Toolbox;
 use record::Record;
-pub(super) use run::{in_task, note};
+pub(super) use run::note;
 use store::MemoryTasks;
 pub use store::TaskStore;
 use through::{Answering, Through};
@@ -178,7 +178,7 @@ pub(super) async fn start(
     request: &CallToolRequestParams,
     context: &RequestContext<RoleServer>,
 ) -> Result<Option<CallToolResponse>, ErrorData> {
-    if in_task(context) {
+    if McpServer::task_of(context).is_some() {
         return Ok(None);
     }
     let support = server

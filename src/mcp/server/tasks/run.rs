@@ -20,14 +20,9 @@ use crate::tool::ToolPanicked;
 /// Marks a `tools/call` run for a task, so it runs rather than starting
 /// another: the task's id, and whether its tool panicked.
 #[derive(Clone, Debug)]
-pub(super) struct InTask {
+struct InTask {
     id: Arc<str>,
     panicked: Arc<AtomicBool>,
-}
-
-/// Whether `context`'s call runs for a task.
-pub(in super::super) fn in_task(context: &RequestContext<RoleServer>) -> bool {
-    context.extensions.get::<InTask>().is_some()
 }
 
 impl McpServer {
