@@ -4,14 +4,25 @@
 //! (working, input required, completed with the plain call's result,
 //! failed, cancelled), `tasks/update` resumes it, `tasks/cancel` cancels
 //! it; a task is read, answered and cancelled through another server
-//! sharing the store; an expired task is refused.
+//! sharing the store; an expired task is refused. A handler of one's own
+//! runs the tasks' calls (`McpServer::tasks_through`): its task waits on
+//! two input requests at once, answered one at a time. On a 2025 session
+//! that declared the extension, over an in-memory pipe: each status change
+//! is told (`notifications/tasks`), and the progress of a task's call
+//! reaches the client.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ElicitRequest,
+    InputRequest, InputRequests, InputRequiredResult,
+};
+use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Map, Value, json};
 use toolresult::canonical::Request;
 use toolresult::mcp::{McpServer, TaskStore};
@@ -76,8 +87,10 @@ impl TaskStore for Shared {
 /// A server of `wait` (optional task: waits `ms`, or until cancelled,
 /// counting the waits that ran to their end), `must` (required task),
 /// `ask` (optional task: parks on `name`, then greets), `boom` (optional
-/// task: panics), `fail` (optional task: an error result) and `now`
-/// (never a task), its tasks in `store` for `ttl`.
+/// task: panics), `fail` (optional task: an error result), `steps`
+/// (optional task: reports progress twice), `survey` (required task, its
+/// call the handler's: [`Survey`]) and `now` (never a task), its tasks in
+/// `store` for `ttl`.
 fn server(store: Option<Shared>, ttl: Duration, finished: Arc<AtomicUsize>) -> McpServer {
     let mut toolbox = Toolbox::new().timeout(Duration::from_secs(20));
     toolbox
@@ -148,6 +161,31 @@ fn server(store: Option<Shared>, ttl: Duration, finished: Arc<AtomicUsize>) -> M
         .unwrap();
     toolbox
         .register(tool::function("now", "Answers at once", |_: NoArgs| "now").unwrap())
+        .unwrap();
+    toolbox
+        .register(
+            tool::function(
+                "steps",
+                "Reports two steps",
+                |_: NoArgs, cx: CallContext<'static>| async move {
+                    cx.progress(1.0, Some(2.0), Some("one"));
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                    cx.progress(2.0, Some(2.0), Some("two"));
+                    "stepped"
+                },
+            )
+            .unwrap()
+            .with_task_support(TaskSupport::Optional),
+        )
+        .unwrap();
+    toolbox
+        .register(
+            tool::function("survey", "Asks two things at once", |_: NoArgs| {
+                ToolResult::<()>::fail(ToolError::new("not asked through the handler"))
+            })
+            .unwrap()
+            .with_task_support(TaskSupport::Required),
+        )
         .unwrap();
     let server = McpServer::new(toolbox)
         .unwrap()
@@ -406,6 +444,265 @@ async fn an_expired_task_is_refused() {
         assert_eq!(message, format!("no task `{task}`: unknown, or expired"));
         let gone = cancel(&one, &task).await;
         assert_eq!(gone["error"]["code"], -32602, "{gone}");
+    })
+    .await;
+}
+
+/// A handler of one's own that answers `survey` in its task: two input
+/// requests at once (`a` and `b`, its state `asked`), then, with a
+/// response to each and its state back, the responses as text. Every
+/// other call goes to the server.
+#[derive(Clone)]
+struct Survey {
+    tools: McpServer,
+}
+
+impl ServerHandler for Survey {
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if request.name != "survey" || McpServer::task_of(&context).is_none() {
+            return self.tools.call_tool(request, context).await;
+        }
+        let responses = request.input_responses.unwrap_or_default();
+        let both = responses.contains_key("a") && responses.contains_key("b");
+        if both && request.request_state.as_deref() == Some("asked") {
+            let text = Value::Object(responses.into_iter().collect()).to_string();
+            return Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into());
+        }
+        let ask = |message: &str| {
+            let params = json!({"mode": "form", "message": message, "requestedSchema": {
+                "type": "object", "properties": {"ok": {"type": "boolean"}}}});
+            InputRequest::Elicitation(ElicitRequest::new(serde_json::from_value(params).unwrap()))
+        };
+        let asked =
+            InputRequests::from_iter([("a".to_owned(), ask("A?")), ("b".to_owned(), ask("B?"))]);
+        Ok(InputRequiredResult::new(Some(asked), Some("asked".to_owned())).into())
+    }
+}
+
+/// `server` serving its tasks' calls through [`Survey`].
+fn surveyed(server: McpServer) -> McpServer {
+    let inner = Survey {
+        tools: server.clone(),
+    };
+    server.tasks_through(inner)
+}
+
+/// A task waiting on two input requests at once is answered one request
+/// at a time: after the first, it still waits, on the other alone; after
+/// the second, its call runs again with both responses and its state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_waiting_on_two_requests_is_answered_one_at_a_time() {
+    bounded(async {
+        let base = server(None, Duration::from_secs(60), Arc::default());
+        let one = serve(&surveyed(base), StreamableHttpServerConfig::default()).await;
+        let task = task_of(&call(&one, "survey", true, json!({})).await);
+        let waiting = until(&one, &task, "input_required").await;
+        let asked = waiting["result"]["inputRequests"].as_object().unwrap();
+        assert_eq!(asked.keys().collect::<Vec<_>>(), ["a", "b"], "{waiting}");
+        let first = json!({"a": {"action": "accept", "content": {"ok": true}}, "stray": {}});
+        let params = json!({"taskId": task, "inputResponses": first});
+        let ack = send(&one, "tasks/update", &task, true, params).await;
+        assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
+        let partly = get(&one, &task).await;
+        assert_eq!(partly["result"]["status"], "input_required", "{partly}");
+        let left = partly["result"]["inputRequests"].as_object().unwrap();
+        assert_eq!(left.keys().collect::<Vec<_>>(), ["b"], "{partly}");
+        let second = json!({"b": {"action": "decline"}});
+        let params = json!({"taskId": task, "inputResponses": second});
+        send(&one, "tasks/update", &task, true, params).await;
+        let done = until(&one, &task, "completed").await;
+        let text = done["result"]["result"]["content"][0]["text"].as_str();
+        assert_eq!(
+            text,
+            Some(r#"{"a":{"action":"accept","content":{"ok":true}},"b":{"action":"decline"}}"#),
+            "{done}"
+        );
+    })
+    .await;
+}
+
+/// A 2025-11-25 session over an in-memory pipe, as raw JSON-RPC lines:
+/// what it sends, and each message the server sends it, in order.
+struct Session {
+    lines: tokio::io::Lines<tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+}
+
+impl Session {
+    /// A session of `server`, its client declaring the tasks extension
+    /// when `tasks`.
+    async fn open(server: &McpServer, tasks: bool) -> Self {
+        use tokio::io::AsyncBufReadExt;
+        let (server_end, client_end) = tokio::io::duplex(64 * 1024);
+        let handler = server.session();
+        tokio::spawn(async move {
+            if let Ok(running) = handler.serve(server_end).await {
+                let _ = running.waiting().await;
+            }
+        });
+        let (read, write) = tokio::io::split(client_end);
+        let lines = tokio::io::BufReader::new(read).lines();
+        let mut session = Self { lines, write };
+        let capabilities = if tasks {
+            json!({"extensions": {TASKS: {}}})
+        } else {
+            json!({})
+        };
+        session
+            .send(
+                json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": capabilities,
+                "clientInfo": {"name": "raw", "version": "0"}}}),
+            )
+            .await;
+        assert!(session.next().await["result"].is_object());
+        session
+            .send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        session
+    }
+
+    async fn send(&mut self, message: Value) {
+        use tokio::io::AsyncWriteExt;
+        let line = format!("{message}\n");
+        self.write.write_all(line.as_bytes()).await.unwrap();
+    }
+
+    async fn next(&mut self) -> Value {
+        let line = self.lines.next_line().await.unwrap().unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// Request `id` of `method` with `params`.
+    async fn request(&mut self, id: i64, method: &str, params: Value) {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send(message).await;
+    }
+
+    /// What the server sends until, and with, the first message `last`
+    /// holds true of.
+    async fn until(&mut self, last: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut heard = Vec::new();
+        loop {
+            let message = self.next().await;
+            let done = last(&message);
+            heard.push(message);
+            if done {
+                return heard;
+            }
+        }
+    }
+}
+
+/// The statuses `heard` tells of the task `id`, in order.
+fn statuses(heard: &[Value], id: &str) -> Vec<String> {
+    heard
+        .iter()
+        .filter(|message| message["method"] == "notifications/tasks")
+        .filter(|message| message["params"]["taskId"] == id)
+        .map(|message| message["params"]["status"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The id of the task the answer to request `id` among `heard` started.
+fn started(heard: &[Value], id: i64) -> String {
+    let answer = heard.iter().find(|message| message["id"] == id).unwrap();
+    assert_eq!(answer["result"]["resultType"], "task", "{answer}");
+    answer["result"]["taskId"].as_str().unwrap().to_owned()
+}
+
+fn told(status: &'static str) -> impl Fn(&Value) -> bool {
+    move |message| {
+        message["method"] == "notifications/tasks" && message["params"]["status"] == status
+    }
+}
+
+/// On a 2025 session that declared the extension, each change of a task's
+/// status is told as `notifications/tasks` (the task as `tasks/get` reads
+/// it): done, waiting for input, working again once answered, cancelled;
+/// and the progress of a task's call, asked with a `progressToken`,
+/// reaches the client.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_session_hears_each_status_and_the_progress_of_a_tasks_call() {
+    bounded(async {
+        let base = server(None, Duration::from_secs(60), Arc::default());
+        let mut session = Session::open(&surveyed(base), true).await;
+        let params = json!({"name": "steps", "arguments": {}, "_meta": {"progressToken": "p-1"}});
+        session.request(1, "tools/call", params).await;
+        let heard = session.until(told("completed")).await;
+        let task = started(&heard, 1);
+        let progress: Vec<_> = heard
+            .iter()
+            .filter(|message| message["method"] == "notifications/progress")
+            .map(|message| {
+                let params = &message["params"];
+                assert_eq!(params["progressToken"], "p-1", "{message}");
+                (
+                    params["progress"].as_f64().unwrap(),
+                    params["message"].clone(),
+                )
+            })
+            .collect();
+        assert_eq!(progress, [(1.0, json!("one")), (2.0, json!("two"))]);
+        assert_eq!(statuses(&heard, &task), ["completed"]);
+        let done = heard.last().unwrap();
+        assert_eq!(done["params"]["result"]["content"][0]["text"], "stepped");
+
+        session
+            .request(2, "tools/call", json!({"name": "survey", "arguments": {}}))
+            .await;
+        let heard = session.until(told("input_required")).await;
+        let task = started(&heard, 2);
+        let asked = &heard.last().unwrap()["params"]["inputRequests"];
+        assert!(asked["a"].is_object() && asked["b"].is_object(), "{asked}");
+        let answer =
+            |key: &str| json!({"taskId": task, "inputResponses": {key: {"action": "accept"}}});
+        session.request(3, "tasks/update", answer("a")).await;
+        let heard = session.until(|message| message["id"] == 3).await;
+        assert_eq!(
+            statuses(&heard, &task),
+            Vec::<String>::new(),
+            "still waiting"
+        );
+        session.request(4, "tasks/update", answer("b")).await;
+        let heard = session.until(told("completed")).await;
+        assert_eq!(statuses(&heard, &task), ["working", "completed"]);
+
+        session
+            .request(
+                5,
+                "tools/call",
+                json!({"name": "wait", "arguments": {"ms": 10000}}),
+            )
+            .await;
+        let heard = session.until(|message| message["id"] == 5).await;
+        let task = started(&heard, 5);
+        session
+            .request(6, "tasks/cancel", json!({"taskId": task}))
+            .await;
+        let heard = session.until(told("cancelled")).await;
+        assert_eq!(statuses(&heard, &task), ["cancelled"]);
+    })
+    .await;
+}
+
+/// A 2025 session whose client did not declare the extension starts no
+/// task, and is told of none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_2025_session_without_the_extension_hears_no_status() {
+    bounded(async {
+        let base = server(None, Duration::from_secs(60), Arc::default());
+        let mut session = Session::open(&surveyed(base), false).await;
+        session
+            .request(1, "tools/call", json!({"name": "steps", "arguments": {}}))
+            .await;
+        let heard = session.until(|message| message["id"] == 1).await;
+        assert_eq!(heard.len(), 1, "{heard:?}");
+        assert_eq!(heard[0]["result"]["content"][0]["text"], "stepped");
     })
     .await;
 }

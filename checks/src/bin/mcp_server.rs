@@ -4,7 +4,8 @@
 //! with the suite's prompts, resources and completions, its tools handed
 //! to an `McpServer` (`list_tools`, `call_tool`, `get_tool`), and beside
 //! them the input requests a toolbox `Request` does not express (sampling,
-//! roots, several kinds in one round, a prompt that asks first).
+//! roots, several kinds in one round, a prompt that asks first, a task
+//! waiting on two requests at once: its tasks' calls run through it).
 //!
 //! ```text
 //! cargo run -p toolresult-checks --bin mcp_server -- --port 3001   # http://127.0.0.1:3001/mcp
@@ -87,9 +88,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let keyring = state_key()?;
+    let tools =
+        McpServer::new(toolbox()?)?.input_required(keyring.clone(), Duration::from_secs(15 * 60));
+    // The tasks' calls run through the handler, so what it asks itself
+    // (several input requests at once) is its tasks' too.
+    let inner = Conformance {
+        tools: tools.clone(),
+        keyring: keyring.clone(),
+    };
     let server = Conformance {
-        tools: McpServer::new(toolbox()?)?
-            .input_required(keyring.clone(), Duration::from_secs(15 * 60)),
+        tools: tools.tasks_through(inner),
         keyring,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -398,9 +406,9 @@ struct MaybeName {
 }
 
 /// The tools the tasks scenarios call: `greet` answers in its request;
-/// the others run as tasks for a client that takes them (`failing_job`
-/// and `test_tool_with_task` for every client, refusing one that does
-/// not).
+/// the others run as tasks for a client that takes them (`failing_job`,
+/// `multi_input` and `test_tool_with_task` for every client, refusing one
+/// that does not).
 fn tasks(toolbox: &mut Toolbox) -> Result<(), Box<dyn std::error::Error>> {
     toolbox.register(
         tool::function("greet", "Greets someone, at once", |args: Greet| {
@@ -453,21 +461,19 @@ fn tasks(toolbox: &mut Toolbox) -> Result<(), Box<dyn std::error::Error>> {
         )?
         .with_task_support(TaskSupport::Optional),
     )?;
+    // Its task's call is the handler's own (`Conformance::native_inputs`):
+    // it asks a name and a confirmation at once, two input requests a
+    // toolbox `Request` (one elicitation) does not express. Registered
+    // here for its declaration and its task support; its body never runs.
     toolbox.register(
         tool::function(
             "multi_input",
-            "Asks for a name, then a confirmation",
-            move |_: NoArgs, cx: &CallContext| match cx.answer().map(|answer| answer.id.as_str()) {
-                None => asking(
-                    "name",
-                    "Your name?",
-                    json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}),
-                ),
-                Some("name") => asking("confirm", "Sure?", confirm()),
-                Some(_) => ToolResult::ok("both answered".to_owned()),
+            "Asks for a name and a confirmation at once",
+            |_: NoArgs| {
+                ToolResult::<()>::fail(ToolError::new("asked by the server's handler, in its task"))
             },
         )?
-        .with_task_support(TaskSupport::Optional),
+        .with_task_support(TaskSupport::Required),
     )?;
     // Its first round, asking the name, is the handler's own
     // (`Conformance::call_tool`); the call with the name runs as a task.
@@ -723,7 +729,8 @@ struct Conformance {
 
 /// The input-required fixtures of 2026-07-28 (SEP-2322) that ask for more
 /// than a toolbox's [`Request`] expresses (one elicitation): sampling,
-/// roots, several kinds in one round, a prompt. This handler asks MCP's own
+/// roots, several kinds in one round, a prompt, and the tasks extension's
+/// `multi_input` (two at once, in its task). This handler asks MCP's own
 /// input requests beside the toolbox, as a handler of one's own may, its
 /// `requestState` sealed with the server's key for the tool it asks for.
 impl Conformance {
@@ -737,6 +744,11 @@ impl Conformance {
         let asked = match name {
             "test_input_required_result_sampling" => vec![("capital_question", sampling())],
             "test_input_required_result_list_roots" => vec![("client_roots", roots())],
+            // Outside its task, the server starts the task.
+            "multi_input" if McpServer::task_of(context).is_some() => vec![
+                ("name", elicitation("Your name?", "name")),
+                ("confirm", confirmation("Sure?")),
+            ],
             "test_input_required_result_multiple_inputs" => vec![
                 ("user_name", elicitation("What is your name?", "name")),
                 ("greeting", sampling()),
@@ -833,6 +845,20 @@ fn elicitation(message: &str, field: &str) -> InputRequest {
     ))
 }
 
+/// A form elicitation asking `message`, one required boolean `confirm`.
+fn confirmation(message: &str) -> InputRequest {
+    let requested_schema = ElicitationSchema::builder()
+        .required_bool("confirm")
+        .build_unchecked();
+    InputRequest::Elicitation(ElicitRequest::new(
+        ElicitRequestParams::FormElicitationParams {
+            meta: None,
+            message: message.to_owned(),
+            requested_schema,
+        },
+    ))
+}
+
 /// A `sampling/createMessage` asking the capital of France.
 fn sampling() -> InputRequest {
     InputRequest::CreateMessage(CreateMessageRequest::new(CreateMessageRequestParams::new(
@@ -888,7 +914,9 @@ impl ServerHandler for Conformance {
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        // Its task's call has the name already.
         if request.name == "test_tool_with_task"
+            && McpServer::task_of(&context).is_none()
             && let Some(asked) = name_then_task(&mut request)
         {
             return Ok(asked);

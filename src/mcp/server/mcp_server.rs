@@ -71,7 +71,9 @@ use crate::toolbox::Toolbox;
 ///   ([`resource_templates`](Self::resource_templates)).
 /// - A call of a tool that runs as a task ([`TaskSupport`](crate::tool::TaskSupport))
 ///   is answered at once with its task, read with `tasks/get`, answered
-///   with `tasks/update`, cancelled with `tasks/cancel` ([`tasks`](Self::tasks)).
+///   with `tasks/update` (a request at a time, or all at once), cancelled
+///   with `tasks/cancel`; a 2025 session that declared the extension is
+///   told of each new status (`notifications/tasks`) ([`tasks`](Self::tasks)).
 /// - A tool that declares an `outputSchema` (its success type is an
 ///   object) answers every success with a conforming `structuredContent`,
 ///   as MCP requires; a success its budget could only cut past the schema

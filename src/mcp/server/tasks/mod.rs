@@ -5,9 +5,12 @@
 //! over), answers it with `tasks/update` and cancels it with
 //! `tasks/cancel`. The tasks live in a [`TaskStore`].
 
+mod notify;
 mod record;
 mod run;
 mod store;
+mod through;
+mod update;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -16,7 +19,6 @@ use std::time::{Duration, SystemTime};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CancelTaskParams, ClientCapabilities,
     CreateTaskResult, GetTaskParams, GetTaskResult, ServerCapabilities, TaskPayload,
-    UpdateTaskParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
@@ -27,9 +29,10 @@ use super::stateless;
 use crate::tool::TaskSupport;
 use crate::toolbox::Toolbox;
 use record::Record;
-pub(super) use run::{in_task, note};
+pub(super) use run::note;
 use store::MemoryTasks;
 pub use store::TaskStore;
+use through::{Answering, Through};
 
 /// The server's tasks: where they are kept, for how long, and the
 /// cancellation of each one this process runs.
@@ -38,6 +41,9 @@ pub(super) struct Tasks {
     store: Arc<dyn TaskStore>,
     ttl: Duration,
     running: Arc<Mutex<HashMap<String, CancellationToken>>>,
+    /// The handler whose `tools/call` runs each task's call, when not the
+    /// server's own ([`McpServer::tasks_through`]).
+    through: Option<Through>,
 }
 
 impl Tasks {
@@ -50,6 +56,7 @@ impl Tasks {
             store: Arc::new(MemoryTasks::default()),
             ttl: Self::DEFAULT_TTL,
             running: Arc::default(),
+            through: None,
         }
     }
 
@@ -171,7 +178,7 @@ pub(super) async fn start(
     request: &CallToolRequestParams,
     context: &RequestContext<RoleServer>,
 ) -> Result<Option<CallToolResponse>, ErrorData> {
-    if in_task(context) {
+    if McpServer::task_of(context).is_some() {
         return Ok(None);
     }
     let support = server
@@ -212,12 +219,14 @@ impl McpServer {
     /// `io.modelcontextprotocol/tasks` extension.
     ///
     /// The call is answered at once with its task (`resultType: "task"`)
-    /// and runs on in this process, on the path of a plain call;
+    /// and runs on in this process, on the path of a plain call (or a
+    /// handler's of one's own: [`tasks_through`](Self::tasks_through));
     /// `tasks/get` reads its status: `working`; `input_required` with its
     /// input requests, when the call parks on a
     /// [`Request`](crate::canonical::Request) and the server answers
     /// parked calls ([`input_required`](Self::input_required)), answered
-    /// by `tasks/update`, which resumes it; `completed` with the result
+    /// by `tasks/update`, which resumes it once each request of the round
+    /// has its response ([`update_task`](Self::update_task)); `completed` with the result
     /// the plain call would have answered (a tool's error result
     /// included); `failed` with a JSON-RPC error when the call could not
     /// be answered or its tool panicked; `cancelled` after `tasks/cancel`
@@ -228,6 +237,19 @@ impl McpServer {
     /// runs, and is cancelled, in the process that started it, unless the
     /// store runs it ([`TaskStore::run`]: on Restate, with
     /// `toolresult-restate`'s `RestateTasks`).
+    ///
+    /// A 2025 session whose client declared the extension is told of each
+    /// change of its task's status (`notifications/tasks`, the task as
+    /// `tasks/get` reads it), by the process that changed it: done,
+    /// waiting for input, working again, cancelled (the task it is
+    /// answered with is its first status). Over streamable HTTP these go
+    /// to the session's `GET` stream. The progress of its call, asked with
+    /// a `progressToken`, goes to that session as well. A 2026-07-28
+    /// request has no session to push to (the extension routes status
+    /// through `subscriptions/listen`, which this server does not serve,
+    /// and gives a task's call no progress): its client polls `tasks/get`.
+    /// A task whose store runs it is finished by the store, and told of
+    /// by no one.
     ///
     /// ```
     /// use std::time::Duration;
@@ -253,6 +275,7 @@ impl McpServer {
             store: Arc::new(store),
             ttl,
             running: Arc::default(),
+            through: self.tasks.through.take(),
         };
         self
     }
@@ -271,39 +294,6 @@ impl McpServer {
         Ok(GetTaskResult::new(record.task))
     }
 
-    /// `tasks/update` for a handler of one's own: the client's responses
-    /// to the input requests of a task waiting for input. A response to
-    /// the request its call is parked on resumes the call; any other is
-    /// acknowledged and ignored.
-    ///
-    /// # Errors
-    /// An `invalid_params` error for a task unknown or expired.
-    pub async fn update_task(
-        &self,
-        request: UpdateTaskParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let id = &request.task_id;
-        let mut record = self.tasks.find(id).await?;
-        let TaskPayload::InputRequired { input_requests } = &record.task.payload else {
-            return Ok(());
-        };
-        if !input_requests
-            .keys()
-            .any(|key| request.input_responses.contains_key(key))
-        {
-            return Ok(());
-        }
-        let mut call = CallToolRequestParams::new(record.tool.clone())
-            .with_arguments(record.arguments.clone())
-            .with_input_responses(request.input_responses);
-        call.request_state = record.state.take();
-        record.moved_to(TaskPayload::Working, SystemTime::now());
-        self.tasks.write(id, &record).await?;
-        self.tasks.spawn(self, id, call, &context);
-        Ok(())
-    }
-
     /// `tasks/cancel` for a handler of one's own: cancels the task's call
     /// (through its turn's cancellation, when this process runs it), and
     /// the task reads as cancelled; a task already over is left as it was.
@@ -313,7 +303,7 @@ impl McpServer {
     pub async fn cancel_task(
         &self,
         request: CancelTaskParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         let id = &request.task_id;
         let mut record = self.tasks.find(id).await?;
@@ -325,6 +315,8 @@ impl McpServer {
         }
         self.tasks.store.cancel(id).await.map_err(unavailable)?;
         record.moved_to(TaskPayload::Cancelled, SystemTime::now());
-        self.tasks.write(id, &record).await
+        self.tasks.write(id, &record).await?;
+        notify::status(&context, &record.task).await;
+        Ok(())
     }
 }

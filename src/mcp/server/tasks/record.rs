@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use rmcp::model::{DetailedTask, JsonObject, Task, TaskPayload, TaskStatus};
+use rmcp::model::{DetailedTask, InputResponses, JsonObject, Task, TaskPayload, TaskStatus};
 use serde::{Deserialize, Serialize};
 
 /// How often, in milliseconds, a client is asked to poll a task.
@@ -22,6 +22,11 @@ pub(super) struct Record {
     /// waits for input: what resumes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) state: Option<String>,
+    /// The responses to the round's input requests received so far: the
+    /// call resumes once every request of the round has one. A default,
+    /// so a record written before it existed still reads.
+    #[serde(default, skip_serializing_if = "InputResponses::is_empty")]
+    pub(super) responses: InputResponses,
     /// When the record expires.
     pub(super) expires: SystemTime,
 }
@@ -46,6 +51,7 @@ impl Record {
             tool: tool.to_owned(),
             arguments,
             state: None,
+            responses: InputResponses::new(),
             expires: now.checked_add(ttl).unwrap_or(now),
         }
     }
