@@ -1087,66 +1087,41 @@ mod consume {
         .await;
     }
 
+    /// The local call's end cancels the remote call, and the tool sees it:
+    /// a plain call, and a call the crate's server runs as a task (whose
+    /// task may be created before the client hears of it).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_cancelled_turn_and_a_timeout_cancel_the_remote_call() {
         bounded(async {
-            // The turn cancelled.
-            let waiting = Waiting::default();
-            let (toolbox, _serving) = toolbox_of(&server(&waiting), Duration::from_secs(5)).await;
-            let token = CancellationToken::new();
-            let cancel = token.clone();
-            let started = Arc::clone(&waiting.started);
-            tokio::spawn(async move {
-                started.notified().await;
-                cancel.cancel();
-            });
-            let turn = Turn::new([remote_call("c1", "wait", json!({}))]).with_cancellation(token);
-            let done = toolbox.run(turn).await;
-            assert_eq!(
-                done[0].lowered.result.output,
-                r#"{"error":{"message":"the call was cancelled before it finished"}}"#
-            );
-            eventually(|| waiting.cancelled.load(Ordering::SeqCst)).await;
-            // A timeout.
-            let waiting = Waiting::default();
-            let (toolbox, _serving) = toolbox_of(&server(&waiting), Duration::from_millis(300)).await;
-            let done = toolbox.run([remote_call("c1", "wait", json!({}))]).await;
-            assert_eq!(done[0].lowered.result.output, r#"{"error":{"message":"the tool did not finish within 300ms","suggestion":"try again, or ask for less at once"}}"#);
-            eventually(|| waiting.cancelled.load(Ordering::SeqCst)).await;
-        })
-        .await;
-    }
-
-    /// The same, the remote call running as a task of the crate's server:
-    /// the local call's end cancels the task, and the tool sees it.
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_cancelled_turn_and_a_timeout_cancel_the_remote_task() {
-        bounded(async {
-            // The turn cancelled once the tool runs.
-            let waiting = Waiting::default();
-            let server = server_where(&waiting, TaskSupport::Required);
-            let (toolbox, _serving) = toolbox_of(&server, Duration::from_secs(5)).await;
-            let token = CancellationToken::new();
-            let cancel = token.clone();
-            let started = Arc::clone(&waiting.started);
-            tokio::spawn(async move {
-                started.notified().await;
-                cancel.cancel();
-            });
-            let turn = Turn::new([remote_call("c1", "wait", json!({}))]).with_cancellation(token);
-            let done = toolbox.run(turn).await;
-            assert_eq!(
-                done[0].lowered.result.output,
-                r#"{"error":{"message":"the call was cancelled before it finished"}}"#
-            );
-            eventually(|| waiting.cancelled.load(Ordering::SeqCst)).await;
-            // A timeout.
-            let waiting = Waiting::default();
-            let server = server_where(&waiting, TaskSupport::Required);
-            let (toolbox, _serving) = toolbox_of(&server, Duration::from_millis(300)).await;
-            let done = toolbox.run([remote_call("c1", "wait", json!({}))]).await;
-            assert_eq!(done[0].lowered.result.output, r#"{"error":{"message":"the tool did not finish within 300ms","suggestion":"try again, or ask for less at once"}}"#);
-            eventually(|| waiting.cancelled.load(Ordering::SeqCst)).await;
+            for task in [TaskSupport::Forbidden, TaskSupport::Required] {
+                // The turn cancelled once the tool runs.
+                let waiting = Waiting::default();
+                let server = server_where(&waiting, task);
+                let (toolbox, _serving) = toolbox_of(&server, Duration::from_secs(5)).await;
+                let token = CancellationToken::new();
+                let cancel = token.clone();
+                let started = Arc::clone(&waiting.started);
+                tokio::spawn(async move {
+                    started.notified().await;
+                    cancel.cancel();
+                });
+                let turn =
+                    Turn::new([remote_call("c1", "wait", json!({}))]).with_cancellation(token);
+                let done = toolbox.run(turn).await;
+                assert_eq!(
+                    done[0].lowered.result.output,
+                    r#"{"error":{"message":"the call was cancelled before it finished"}}"#,
+                    "{task:?}"
+                );
+                eventually(|| waiting.cancelled.load(Ordering::SeqCst)).await;
+                // A timeout.
+                let waiting = Waiting::default();
+                let server = server_where(&waiting, task);
+                let (toolbox, _serving) = toolbox_of(&server, Duration::from_millis(300)).await;
+                let done = toolbox.run([remote_call("c1", "wait", json!({}))]).await;
+                assert_eq!(done[0].lowered.result.output, r#"{"error":{"message":"the tool did not finish within 300ms","suggestion":"try again, or ask for less at once"}}"#, "{task:?}");
+                eventually(|| waiting.cancelled.load(Ordering::SeqCst)).await;
+            }
         })
         .await;
     }
