@@ -28,8 +28,8 @@ use rmcp::model::{
 };
 use rmcp::model::{
     CancelTaskParams, CreateMessageRequest, ElicitRequest, ElicitRequestParams, ElicitationSchema,
-    GetTaskParams, GetTaskResult, InputRequest, InputRequests, InputRequiredResult, InputResponses,
-    ListRootsRequest, UpdateTaskParams,
+    ElicitationSchemaBuilder, GetTaskParams, GetTaskResult, InputRequest, InputRequests,
+    InputRequiredResult, InputResponses, ListRootsRequest, UpdateTaskParams,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
@@ -833,28 +833,24 @@ impl Conformance {
 
 /// A form elicitation asking `message`, one required string `field`.
 fn elicitation(message: &str, field: &str) -> InputRequest {
-    let requested_schema = ElicitationSchema::builder()
-        .required_string(field)
-        .build_unchecked();
-    InputRequest::Elicitation(ElicitRequest::new(
-        ElicitRequestParams::FormElicitationParams {
-            meta: None,
-            message: message.to_owned(),
-            requested_schema,
-        },
-    ))
+    form(message, ElicitationSchema::builder().required_string(field))
 }
 
 /// A form elicitation asking `message`, one required boolean `confirm`.
 fn confirmation(message: &str) -> InputRequest {
-    let requested_schema = ElicitationSchema::builder()
-        .required_bool("confirm")
-        .build_unchecked();
+    form(
+        message,
+        ElicitationSchema::builder().required_bool("confirm"),
+    )
+}
+
+/// A form elicitation asking `message` with the schema `builder` makes.
+fn form(message: &str, builder: ElicitationSchemaBuilder) -> InputRequest {
     InputRequest::Elicitation(ElicitRequest::new(
         ElicitRequestParams::FormElicitationParams {
             meta: None,
             message: message.to_owned(),
-            requested_schema,
+            requested_schema: builder.build_unchecked(),
         },
     ))
 }
