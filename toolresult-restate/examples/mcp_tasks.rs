@@ -28,6 +28,11 @@ struct Build {
     repo: String,
 }
 
+/// Where the tasks are kept: the Restate server's ingress and admin API.
+fn store() -> RestateTasks {
+    RestateTasks::new("http://127.0.0.1:8080", "http://127.0.0.1:9070")
+}
+
 /// The tools: the same in the service and in every replica.
 fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
     let mut toolbox = Toolbox::new().timeout(Duration::from_secs(120));
@@ -56,7 +61,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             HttpServer::new(
                 Endpoint::builder()
                     .bind(TaskRecords)
-                    .bind(TaskRunner::new(toolbox()?))
+                    .bind(TaskRunner::new(toolbox()?, store()))
                     .build(),
             )
             .listen_and_serve(addr)
@@ -65,8 +70,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some("replica") => {
             let port: u16 = args.next().ok_or("replica <port>")?.parse()?;
-            let store = RestateTasks::new("http://127.0.0.1:8080", "http://127.0.0.1:9070");
-            let server = McpServer::new(toolbox()?)?.tasks(store, Duration::from_secs(3600));
+            let server = McpServer::new(toolbox()?)?.tasks(store(), Duration::from_secs(3600));
             let service = server.streamable_http(Default::default());
             let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
             eprintln!("MCP replica on http://127.0.0.1:{port}/mcp");

@@ -3,8 +3,9 @@
 //! attempts, durable timers), its record a virtual object
 //! ([`TaskRecords`]), and [`RestateTasks`] the
 //! [`TaskStore`](toolresult::mcp::TaskStore) every replica of an MCP server
-//! is given: any of them answers `tasks/get` and `tasks/cancel` for a task
-//! another started, and the task outlives the replica that started it.
+//! is given: any of them answers `tasks/get`, `tasks/update` and
+//! `tasks/cancel` for a task another started, and the task outlives the
+//! replica that started it.
 
 // The clients Restate's macros generate (`TaskRecordsClient`,
 // `TaskRunnerClient`) have methods without docs.
@@ -15,11 +16,14 @@ use std::pin::Pin;
 use std::time::{Duration, SystemTime};
 
 use restate_sdk::prelude::{
-    Context, ContextClient, ContextReadState, ContextSideEffects, ContextWriteState, HandlerError,
-    HandlerResult, Json, ObjectContext, RunFuture, SharedObjectContext,
+    Context, ContextAwakeables, ContextClient, ContextReadState, ContextSideEffects,
+    ContextWriteState, HandlerError, HandlerResult, Json, ObjectContext, RunFuture,
+    SharedObjectContext, TerminalError,
 };
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, InputRequests};
 use serde_json::{Value, json};
+use toolresult::canonical::{Answer, Request};
+use toolresult::mcp::McpServer;
 use toolresult::provider::{Call, Mcp, PartPolicy, Provider};
 use toolresult::tool::{Arguments, ToolPanicked};
 use toolresult::toolbox::Toolbox;
@@ -28,18 +32,25 @@ use crate::{Parked, run_turn};
 
 /// The state key of a task's record.
 const RECORD: &str = "record";
+/// The state key of the request a task's call is parked on, and the
+/// awakeable its answer resolves: `{"request", "awakeable"}`.
+const PARKED: &str = "parked";
 
 type Failed = Box<dyn std::error::Error + Send + Sync>;
 
 /// The records of MCP tasks, a Restate virtual object keyed by task id:
 /// what the MCP server writes (`put`) and reads (`get`, concurrent with
-/// the rest), and what a [`TaskRunner`] writes when the task's call is
-/// answered (`finish`); forgotten once the task's time to live is over. A task over (completed, failed, cancelled) stays
-/// as it is: a cancellation is not undone by the call's late answer, nor
-/// an answer by a late cancellation.
+/// the rest), what a [`TaskRunner`] writes when the task's call parks on a
+/// request (`park`: the task waits for input, the awakeable kept beside
+/// its record) and when it is answered (`finish`), and the client's answer
+/// that resolves the awakeable (`answer`, from the server's `tasks/update`
+/// on any replica); forgotten once the task's time to live is over. A
+/// task over (completed, failed, cancelled) stays as it is: a
+/// cancellation is not undone by the call's late answer, nor an answer by
+/// a late cancellation.
 ///
 /// Bind it beside a [`TaskRunner`] in the service endpoint:
-/// `Endpoint::builder().bind(TaskRecords).bind(TaskRunner::new(toolbox))`.
+/// `Endpoint::builder().bind(TaskRecords).bind(TaskRunner::new(toolbox, tasks))`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TaskRecords;
 
@@ -77,6 +88,69 @@ impl TaskRecords {
     async fn get(&self, ctx: SharedObjectContext<'_>) -> HandlerResult<Json<Value>> {
         let kept = ctx.get::<Json<Value>>(RECORD).await?;
         Ok(Json(kept.map_or(Value::Null, |Json(record)| record)))
+    }
+
+    /// The task's call parked on a request: `{"request", "awakeable",
+    /// "at"}`, the [`Request`] (as [`Parked`] holds it) and the id of the
+    /// awakeable its answer resolves. The task waits for input, its one
+    /// input request the server's of the request
+    /// ([`McpServer::input_request`]) under the request's id, unless it is
+    /// over; a request MCP cannot ask has its awakeable resolved with no
+    /// answer, and the call is answered with its pending result, as the
+    /// server answers it.
+    #[handler]
+    async fn park(&self, ctx: ObjectContext<'_>, Json(parked): Json<Value>) -> HandlerResult<()> {
+        let request = serde_json::from_value::<Request>(parked["request"].clone())?;
+        let Some(awakeable) = parked["awakeable"].as_str() else {
+            return Err(TerminalError::new("a parked call without its awakeable").into());
+        };
+        let Some(Json(mut record)) = ctx.get::<Json<Value>>(RECORD).await? else {
+            return Ok(());
+        };
+        if is_over(&record) {
+            return Ok(());
+        }
+        let Some(asked) = McpServer::input_request(&request) else {
+            ctx.resolve_awakeable(awakeable, Json(Value::Null));
+            return Ok(());
+        };
+        let requests = InputRequests::from_iter([(request.id.clone(), asked)]);
+        if let Some(task) = record.get_mut("task").and_then(Value::as_object_mut) {
+            task.insert("status".to_owned(), json!("input_required"));
+            task.insert("inputRequests".to_owned(), serde_json::to_value(requests)?);
+            task.insert("statusMessage".to_owned(), json!("waiting for input"));
+            if let Some(at) = parked.get("at") {
+                task.insert("lastUpdatedAt".to_owned(), at.clone());
+            }
+        }
+        ctx.set(RECORD, Json(record));
+        let kept = json!({"request": request, "awakeable": awakeable});
+        ctx.set(PARKED, Json(kept));
+        Ok(())
+    }
+
+    /// The client's answers to the task's input requests (`[Answer]`, as
+    /// the server reads them): the one to the request the call is parked
+    /// on resolves its awakeable, carrying the request's seal back
+    /// ([`Answer::with_seal_of`]); the others, and answers to a call not
+    /// parked, are dropped.
+    #[handler]
+    async fn answer(
+        &self,
+        ctx: ObjectContext<'_>,
+        Json(answers): Json<Vec<Answer>>,
+    ) -> HandlerResult<()> {
+        let Some(Json(parked)) = ctx.get::<Json<Value>>(PARKED).await? else {
+            return Ok(());
+        };
+        let request = serde_json::from_value::<Request>(parked["request"].clone())?;
+        let awakeable = parked["awakeable"].as_str().unwrap_or_default();
+        let Some(answer) = answers.into_iter().find(|answer| answer.answers(&request)) else {
+            return Ok(());
+        };
+        ctx.resolve_awakeable(awakeable, Json(answer.with_seal_of(&request)));
+        ctx.clear(PARKED);
+        Ok(())
     }
 
     /// The task's call answered: `{"status", "result" | "error", "at"}`,
@@ -123,18 +197,33 @@ fn is_over(record: &Value) -> bool {
 /// plain call with ([`Mcp::render`](toolresult::provider::Provider::render),
 /// `resultType: "complete"`); a call whose tool panicked fails the task.
 ///
-/// A call that parks on a [`Request`](toolresult::canonical::Request)
-/// waits on its awakeable ([`Parked`]); its task reads as working.
+/// A call that parks on a [`Request`] waits on its awakeable
+/// ([`Parked`]), its task waiting for input meanwhile: the `notify` hook
+/// of [`run_turn`] writes the request and the awakeable into the task's
+/// [`TaskRecords`] through `tasks` (Restate's ingress), and the server's
+/// `tasks/update` on any replica resolves the awakeable with the client's
+/// [`Answer`], which resumes the call as [`run_turn`] resumes any.
 pub struct TaskRunner {
     toolbox: Toolbox,
+    tasks: RestateTasks,
 }
 
 impl TaskRunner {
-    /// A runner of `toolbox`'s tools: the same tools, by name, as the MCP
-    /// server's.
+    /// A runner of `toolbox`'s tools (the same tools, by name, as the MCP
+    /// server's), keeping a parked call's task in the records `tasks`
+    /// reaches (the MCP servers' store).
+    ///
+    /// ```
+    /// use toolresult::toolbox::Toolbox;
+    /// use toolresult_restate::{RestateTasks, TaskRunner};
+    ///
+    /// let tasks = RestateTasks::new("http://127.0.0.1:8080", "http://127.0.0.1:9070");
+    /// let runner = TaskRunner::new(Toolbox::new(), tasks);
+    /// # drop(runner);
+    /// ```
     #[must_use]
-    pub fn new(toolbox: Toolbox) -> Self {
-        Self { toolbox }
+    pub fn new(toolbox: Toolbox, tasks: RestateTasks) -> Self {
+        Self { toolbox, tasks }
     }
 }
 
@@ -148,7 +237,11 @@ impl TaskRunner {
         let name = text("name");
         let arguments = task.get("arguments").cloned().unwrap_or(json!({}));
         let call = Call::new(id.clone(), name, Arguments::Json(arguments));
-        let notify = |_: Parked| async { Ok::<_, HandlerError>(()) };
+        let (tasks, task) = (&self.tasks, id.as_str());
+        // A journaled step: the record is told once the call parks.
+        let notify = |parked: Parked| async move {
+            tasks.park(task, &parked).await.map_err(HandlerError::from)
+        };
         let outcomes = run_turn(&ctx, &self.toolbox, [call], notify).await?;
         let mut done = match outcomes.first() {
             Some(outcome)
@@ -290,6 +383,20 @@ impl RestateTasks {
     }
 }
 
+impl RestateTasks {
+    /// Tells the task `id`'s record its call parked (`TaskRecords/park`),
+    /// as of now.
+    async fn park(&self, id: &str, parked: &Parked) -> Result<(), Failed> {
+        let url = format!("{}/TaskRecords/{}/park", self.ingress, checked(id)?);
+        let body = json!({
+            "request": parked.request,
+            "awakeable": parked.awakeable_id(),
+            "at": timestamp(SystemTime::now()),
+        });
+        self.post(url, Vec::new(), body).await.map(drop)
+    }
+}
+
 /// A task id as the server makes it: letters, digits and dashes, which
 /// go into a URL and a query as they are.
 fn checked(id: &str) -> Result<&str, Failed> {
@@ -324,6 +431,15 @@ impl toolresult::mcp::TaskStore for RestateTasks {
             let body = json!({"id": checked(id)?, "name": call.name, "arguments": call.arguments});
             let headers = vec![("idempotency-key", id.to_owned())];
             self.post(url, headers, body).await?;
+            Ok(true)
+        })
+    }
+
+    fn answer<'a>(&'a self, id: &'a str, answers: &'a [Answer]) -> Kept<'a, bool> {
+        Box::pin(async move {
+            let url = format!("{}/TaskRecords/{}/answer", self.ingress, checked(id)?);
+            self.post(url, Vec::new(), serde_json::to_value(answers)?)
+                .await?;
             Ok(true)
         })
     }
