@@ -10,15 +10,17 @@
 //!   (ingress 8080, admin API 9070); start two, kill one, read through the
 //!   other.
 //!
-//! The tool, `build`, takes 20 seconds and always runs as a task. The
-//! "MCP tasks on Restate" section of the README has the commands.
+//! The tools always run as tasks: `build` takes 20 seconds; `deploy` asks
+//! a person's approval first, and its task waits for input until a client
+//! answers it through any replica (`tasks/update`). The "MCP tasks on
+//! Restate" section of the README has the commands.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use restate_sdk::prelude::*;
 use toolresult::mcp::McpServer;
-use toolresult::tool::{self, CallContext, TaskSupport, ToolSafety};
+use toolresult::tool::{self, Approval, CallContext, TaskSupport, ToolSafety};
 use toolresult::toolbox::Toolbox;
 use toolresult_restate::{RestateTasks, TaskRecords, TaskRunner};
 
@@ -26,6 +28,12 @@ use toolresult_restate::{RestateTasks, TaskRecords, TaskRunner};
 struct Build {
     /// The repository to build.
     repo: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Deploy {
+    /// The version to deploy.
+    version: String,
 }
 
 /// Where the tasks are kept: the Restate server's ingress and admin API.
@@ -47,6 +55,15 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
             },
         )?
         .with_safety(ToolSafety::Idempotent)
+        .with_task_support(TaskSupport::Required),
+    )?;
+    toolbox.register(
+        tool::function("deploy", "Deploys a version", |args: Deploy| {
+            println!("deployed {}", args.version);
+            format!("deployed {}", args.version)
+        })?
+        .with_safety(ToolSafety::IdempotentDestructive)
+        .with_approval(Approval::always())
         .with_task_support(TaskSupport::Required),
     )?;
     Ok(toolbox)
