@@ -668,8 +668,8 @@ fn task_cancelled_elsewhere(h: &Harness) -> Result<(), String> {
 /// A task whose tool asks for approval, started through one replica,
 /// waits for input through another, which answers it; the call resumes
 /// on Restate, and its result, read through the first, is the plain
-/// call's. The body runs once, after the approval; a declined task's
-/// never.
+/// call's. The body runs once, after the approval (sealed: the answer
+/// carries the request's seal back); a declined task's never.
 fn task_answered_elsewhere(h: &Harness) -> Result<(), String> {
     let one = Replica::start(h, Duration::from_secs(60))?;
     let other = Replica::start(h, Duration::from_secs(60))?;
@@ -1143,7 +1143,13 @@ fn serve(addr: &str, state: PathBuf) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut task_toolbox = Toolbox::new();
+    // Sealed approvals: an answer through `tasks/update` carries the
+    // request's seal back, or the approval is refused.
+    let Ok(keyring) = Keyring::new([6u8; 32]) else {
+        eprintln!("the tasks' keyring did not build");
+        return ExitCode::FAILURE;
+    };
+    let mut task_toolbox = Toolbox::new().seal_approvals(keyring);
     let charge = charge_tool(state.clone()).map(|charge| task_toolbox.register(charge).is_ok());
     let approved =
         approved_charge_tool(state.clone()).map(|tool| task_toolbox.register(tool).is_ok());
