@@ -92,7 +92,7 @@ type Check = fn(&Harness) -> Result<(), String>;
 fn run_all(server: &Path) -> Result<usize, String> {
     let harness = Harness::start(server)?;
     // The kill-and-restart check goes last: it restarts the service.
-    let checks: [(&str, Check); 18] = [
+    let checks: [(&str, Check); 19] = [
         ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
         (
             "a_permanent_failure_is_not_retried_and_answers_the_call",
@@ -144,6 +144,10 @@ fn run_all(server: &Path) -> Result<usize, String> {
         (
             "a_task_waiting_for_approval_is_answered_through_another_replica",
             task_answered_elsewhere,
+        ),
+        (
+            "a_task_waiting_for_input_gets_the_clients_content",
+            task_input_elsewhere,
         ),
         (
             "a_completed_tool_is_not_run_again_after_the_service_is_killed",
@@ -737,6 +741,35 @@ fn task_answered_elsewhere(h: &Harness) -> Result<(), String> {
     expect_eq(&h.count("task-declined"), &0, "runs of a declined call")
 }
 
+/// A task whose tool asks for an input (`ToolResult::pending`) reads the
+/// content the client answered through another replica.
+fn task_input_elsewhere(h: &Harness) -> Result<(), String> {
+    let one = Replica::start(h, Duration::from_secs(60))?;
+    let other = Replica::start(h, Duration::from_secs(60))?;
+    let params = json!({"name": "greet", "arguments": {"key": "task-greeted"}});
+    let started = one.request("tools/call", "greet", params)?;
+    let task = started["result"]["taskId"]
+        .as_str()
+        .ok_or_else(|| format!("no task started: {started}"))?;
+    let waiting = other.until_status(task, "input_required")?;
+    let asked = &waiting["result"]["inputRequests"]["name-task-greeted"];
+    expect_eq(
+        &asked["params"]["requestedSchema"]["required"],
+        &json!(["input"]),
+        &format!("the input request ({waiting})"),
+    )?;
+    expect_eq(&h.count("task-greeted"), &0, "runs before the answer")?;
+    let answer = json!({"action": "accept", "content": {"input": "Ada"}});
+    other.update_task(task, "name-task-greeted", answer)?;
+    let done = one.until_over(task)?;
+    expect_eq(
+        &done["result"]["result"]["content"],
+        &json!([{"type": "text", "text": "hello Ada"}]),
+        &format!("the result ({done})"),
+    )?;
+    expect_eq(&h.count("task-greeted"), &1, "runs after the answer")
+}
+
 /// A task read after its time to live is refused.
 fn task_expired(h: &Harness) -> Result<(), String> {
     let one = Replica::start(h, Duration::from_millis(1500))?;
@@ -838,6 +871,10 @@ impl Replica {
             .task_support(TaskSupport::Optional);
         toolbox
             .register(approved_charge_tool(PathBuf::new()).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?
+            .task_support(TaskSupport::Optional);
+        toolbox
+            .register(greet_tool(PathBuf::new()).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?
             .task_support(TaskSupport::Optional);
         let server = toolresult::mcp::McpServer::new(toolbox)
@@ -997,6 +1034,30 @@ fn approved_charge_tool(state: PathBuf) -> Result<impl tool::Tool, tool::Invalid
     .with_approval(Approval::always()))
 }
 
+/// `greet`: asks for a name (`name-<key>`), then greets it, counting the
+/// greeting under `key` in `state`.
+fn greet_tool(state: PathBuf) -> Result<impl tool::Tool, tool::InvalidToolName> {
+    tool::function(
+        "greet",
+        "Greets whoever the user names",
+        move |args: Keyed, cx: &CallContext| -> ToolResult<String> {
+            let name = cx
+                .answer()
+                .filter(|answer| answer.ok)
+                .and_then(|answer| answer.data.as_ref()?.get("input")?.as_str());
+            match name {
+                Some(name) => {
+                    bump(&state, &args.key);
+                    ToolResult::ok(format!("hello {name}"))
+                }
+                None => ToolResult::pending(
+                    Request::input("Whose name?").with_id(format!("name-{}", args.key)),
+                ),
+            }
+        },
+    )
+}
+
 // ---------------------------------------------------------------------------
 // The service under test.
 
@@ -1153,7 +1214,8 @@ fn serve(addr: &str, state: PathBuf) -> ExitCode {
     let charge = charge_tool(state.clone()).map(|charge| task_toolbox.register(charge).is_ok());
     let approved =
         approved_charge_tool(state.clone()).map(|tool| task_toolbox.register(tool).is_ok());
-    if charge != Ok(true) || approved != Ok(true) {
+    let greet = greet_tool(state.clone()).map(|tool| task_toolbox.register(tool).is_ok());
+    if charge != Ok(true) || approved != Ok(true) || greet != Ok(true) {
         eprintln!("the tasks' toolbox did not build");
         return ExitCode::FAILURE;
     }
