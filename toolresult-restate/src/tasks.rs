@@ -18,7 +18,7 @@ use std::time::{Duration, SystemTime};
 use restate_sdk::prelude::{
     Context, ContextAwakeables, ContextClient, ContextReadState, ContextSideEffects,
     ContextWriteState, HandlerError, HandlerResult, Json, ObjectContext, RunFuture,
-    SharedObjectContext, TerminalError,
+    SharedObjectContext,
 };
 use rmcp::model::{CallToolRequestParams, InputRequests};
 use serde_json::{Value, json};
@@ -32,9 +32,22 @@ use crate::{Parked, run_turn};
 
 /// The state key of a task's record.
 const RECORD: &str = "record";
-/// The state key of the request a task's call is parked on, and the
-/// awakeable its answer resolves: `{"request", "awakeable"}`.
+/// The state key of the call a task's call is parked on
+/// ([`ParkedCall`]).
 const PARKED: &str = "parked";
+
+/// A task's call parked on a request: what `TaskRecords/park` takes, and
+/// keeps beside the task's record until it is answered.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct ParkedCall {
+    /// The request, as [`Parked`] holds it (its seal, if any, included).
+    request: Request,
+    /// The awakeable its answer resolves.
+    awakeable: String,
+    /// When it parked (RFC 3339); not kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<String>,
+}
 
 type Failed = Box<dyn std::error::Error + Send + Sync>;
 
@@ -91,19 +104,24 @@ impl TaskRecords {
     }
 
     /// The task's call parked on a request: `{"request", "awakeable",
-    /// "at"}`, the [`Request`] (as [`Parked`] holds it) and the id of the
-    /// awakeable its answer resolves. The task waits for input, its one
+    /// "at"}`, the [`Request`] (as [`Parked`] holds it), the id of the
+    /// awakeable its answer resolves and when. The task waits for input, its one
     /// input request the server's of the request
     /// ([`McpServer::input_request`]) under the request's id, unless it is
     /// over; a request MCP cannot ask has its awakeable resolved with no
     /// answer, and the call is answered with its pending result, as the
     /// server answers it.
     #[handler]
-    async fn park(&self, ctx: ObjectContext<'_>, Json(parked): Json<Value>) -> HandlerResult<()> {
-        let request = serde_json::from_value::<Request>(parked["request"].clone())?;
-        let Some(awakeable) = parked["awakeable"].as_str() else {
-            return Err(TerminalError::new("a parked call without its awakeable").into());
-        };
+    async fn park(
+        &self,
+        ctx: ObjectContext<'_>,
+        Json(parked): Json<ParkedCall>,
+    ) -> HandlerResult<()> {
+        let ParkedCall {
+            request,
+            awakeable,
+            at,
+        } = parked;
         let Some(Json(mut record)) = ctx.get::<Json<Value>>(RECORD).await? else {
             return Ok(());
         };
@@ -111,7 +129,7 @@ impl TaskRecords {
             return Ok(());
         }
         let Some(asked) = McpServer::input_request(&request) else {
-            ctx.resolve_awakeable(awakeable, Json(Value::Null));
+            ctx.resolve_awakeable(&awakeable, Json(Value::Null));
             return Ok(());
         };
         let requests = InputRequests::from_iter([(request.id.clone(), asked)]);
@@ -119,12 +137,16 @@ impl TaskRecords {
             task.insert("status".to_owned(), json!("input_required"));
             task.insert("inputRequests".to_owned(), serde_json::to_value(requests)?);
             task.insert("statusMessage".to_owned(), json!("waiting for input"));
-            if let Some(at) = parked.get("at") {
-                task.insert("lastUpdatedAt".to_owned(), at.clone());
+            if let Some(at) = at {
+                task.insert("lastUpdatedAt".to_owned(), Value::String(at));
             }
         }
         ctx.set(RECORD, Json(record));
-        let kept = json!({"request": request, "awakeable": awakeable});
+        let kept = ParkedCall {
+            request,
+            awakeable,
+            at: None,
+        };
         ctx.set(PARKED, Json(kept));
         Ok(())
     }
@@ -140,15 +162,14 @@ impl TaskRecords {
         ctx: ObjectContext<'_>,
         Json(answers): Json<Vec<Answer>>,
     ) -> HandlerResult<()> {
-        let Some(Json(parked)) = ctx.get::<Json<Value>>(PARKED).await? else {
+        let Some(Json(parked)) = ctx.get::<Json<ParkedCall>>(PARKED).await? else {
             return Ok(());
         };
-        let request = serde_json::from_value::<Request>(parked["request"].clone())?;
-        let awakeable = parked["awakeable"].as_str().unwrap_or_default();
-        let Some(answer) = answers.into_iter().find(|answer| answer.answers(&request)) else {
+        let request = &parked.request;
+        let Some(answer) = answers.into_iter().find(|answer| answer.answers(request)) else {
             return Ok(());
         };
-        ctx.resolve_awakeable(awakeable, Json(answer.with_seal_of(&request)));
+        ctx.resolve_awakeable(&parked.awakeable, Json(answer.with_seal_of(request)));
         ctx.clear(PARKED);
         Ok(())
     }
@@ -388,12 +409,14 @@ impl RestateTasks {
     /// as of now.
     async fn park(&self, id: &str, parked: &Parked) -> Result<(), Failed> {
         let url = format!("{}/TaskRecords/{}/park", self.ingress, checked(id)?);
-        let body = json!({
-            "request": parked.request,
-            "awakeable": parked.awakeable_id(),
-            "at": timestamp(SystemTime::now()),
-        });
-        self.post(url, Vec::new(), body).await.map(drop)
+        let body = ParkedCall {
+            request: parked.request.clone(),
+            awakeable: parked.awakeable_id().to_owned(),
+            at: Some(timestamp(SystemTime::now())),
+        };
+        self.post(url, Vec::new(), serde_json::to_value(body)?)
+            .await
+            .map(drop)
     }
 }
 

@@ -4,7 +4,7 @@
 
 use std::time::SystemTime;
 
-use rmcp::model::{CallToolRequestParams, TaskPayload, UpdateTaskParams};
+use rmcp::model::{CallToolRequestParams, InputRequest, TaskPayload, UpdateTaskParams};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
@@ -22,10 +22,11 @@ impl McpServer {
     /// one at a time; once every request of the round has its response,
     /// the call resumes with them all: in this process, or where the
     /// store runs it ([`TaskStore::answer`](super::TaskStore::answer)),
-    /// each response read as the [`Answer`] to its request. A response to
-    /// no pending request is acknowledged and ignored, as is an update of
-    /// a task not waiting for input; a response to a pending request that
-    /// is not an elicitation result is refused, and the task waits on.
+    /// each response to an elicitation read as the [`Answer`] to its
+    /// request. A response to no pending request is acknowledged and
+    /// ignored, as is an update of a task not waiting for input; a
+    /// response to a pending elicitation that is not an elicitation result
+    /// is refused, and the task waits on.
     ///
     /// Two updates of one task at the same moment race (the store keeps
     /// the last record written): a client answers a task's requests in
@@ -46,7 +47,7 @@ impl McpServer {
     ///
     /// # Errors
     /// An `invalid_params` error for a task unknown or expired, or a
-    /// response that is not an elicitation result.
+    /// response to an elicitation that is not an elicitation result.
     pub async fn update_task(
         &self,
         request: UpdateTaskParams,
@@ -60,7 +61,7 @@ impl McpServer {
             Answered::Nothing => Ok(()),
             Answered::Partly => self.tasks.write(id, &record).await,
             Answered::Whole(call) => {
-                let answers = answers(&call).map_err(refused)?;
+                let answers = answers(&call);
                 self.tasks.write(id, &record).await?;
                 notify::status(&context, &record.task).await;
                 let store = &self.tasks.store;
@@ -84,17 +85,19 @@ enum Answered {
     Whole(CallToolRequestParams),
 }
 
-/// The answers of `call`'s input responses, each to the request of its
-/// key.
-fn answers(call: &CallToolRequestParams) -> Result<Vec<Answer>, String> {
+/// The answers of `call`'s input responses that are elicitation results,
+/// each to the request of its key (a response to a request of another
+/// kind, a handler's own, is no answer).
+fn answers(call: &CallToolRequestParams) -> Vec<Answer> {
     let responses = call.input_responses.iter().flatten();
     responses
-        .map(|(key, response)| input_required::answer(key, response.clone()))
+        .filter_map(|(key, response)| input_required::answer(key, response.clone()).ok())
         .collect()
 }
 
 /// Takes `update`'s responses to `record`'s pending requests into it;
-/// none when one is not an elicitation result (the message says why).
+/// none when one to an elicitation is not an elicitation result (the
+/// message says why).
 fn answered(record: &mut Record, update: UpdateTaskParams) -> Result<Answered, String> {
     let TaskPayload::InputRequired { input_requests } = &record.task.payload else {
         return Ok(Answered::Nothing);
@@ -102,11 +105,14 @@ fn answered(record: &mut Record, update: UpdateTaskParams) -> Result<Answered, S
     let mut pending = input_requests.clone();
     let mut taken = Vec::new();
     for (key, response) in update.input_responses {
-        if pending.remove(&key).is_some() {
+        let Some(asked) = pending.remove(&key) else {
+            continue;
+        };
+        if matches!(asked, InputRequest::Elicitation(_)) {
             // Refused before any is kept: the client answers it again.
             input_required::answer(&key, response.clone())?;
-            taken.push((key, response));
         }
+        taken.push((key, response));
     }
     if taken.is_empty() {
         return Ok(Answered::Nothing);
@@ -232,6 +238,24 @@ mod tests {
     }
 
     #[test]
+    fn a_response_to_a_request_of_another_kind_is_kept_as_it_is() {
+        let mut record = waiting(&["a"]);
+        let roots: InputRequest = serde_json::from_value(json!({"method": "roots/list"})).unwrap();
+        let TaskPayload::InputRequired { input_requests } = &mut record.task.payload else {
+            unreachable!()
+        };
+        input_requests.insert("roots".to_owned(), roots);
+        let mut both = update(&["a"]);
+        let listed = json!({"roots": [{"uri": "file:///src"}]});
+        both.input_responses
+            .insert("roots".to_owned(), listed.clone());
+        let Ok(Answered::Whole(call)) = answered(&mut record, both) else {
+            panic!("the round is answered");
+        };
+        assert_eq!(call.input_responses.unwrap()["roots"], listed);
+    }
+
+    #[test]
     fn a_whole_round_is_answered_request_by_request() {
         let mut record = waiting(&["a", "b"]);
         let mut both = update(&["a"]);
@@ -240,7 +264,7 @@ mod tests {
         let Ok(Answered::Whole(call)) = answered(&mut record, both) else {
             panic!("the round is answered");
         };
-        let answers = answers(&call).unwrap();
+        let answers = answers(&call);
         assert_eq!(
             answers,
             [
