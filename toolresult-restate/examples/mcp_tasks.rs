@@ -3,8 +3,10 @@
 //! One binary, three roles:
 //!
 //! - `service [addr]`: the Restate service endpoint (127.0.0.1:9080 by
-//!   default) that runs the tasks' calls (`TaskRunner`) and keeps their
-//!   records (`TaskRecords`); register it with a `restate-server`;
+//!   default) that runs the tasks' calls (`TaskRunner`, which marks a
+//!   parked call's task as waiting for input through the ingress) and
+//!   keeps their records (`TaskRecords`); register it with a
+//!   `restate-server`;
 //! - `replica <port>`: an MCP server over streamable HTTP
 //!   (`http://127.0.0.1:<port>/mcp`) whose tasks are on that Restate server
 //!   (ingress 8080, admin API 9070); start two, kill one, read through the

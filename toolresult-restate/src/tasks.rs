@@ -194,6 +194,8 @@ impl TaskRecords {
                 task.insert("lastUpdatedAt".to_owned(), at.clone());
             }
             task.remove("statusMessage");
+            // A call over waits for nothing.
+            task.remove("inputRequests");
         }
         ctx.set(RECORD, Json(record));
         Ok(())
