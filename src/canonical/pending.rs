@@ -278,9 +278,22 @@ impl Answer {
     }
 
     /// The same answer carrying `request`'s seal (its `data.seal`), if it
-    /// has one: what an approval's answer must bring back.
+    /// has one: what an approval's answer must bring back. For whoever
+    /// asked the request on the tool's side and reads the answer from
+    /// someone else (a form's reply, an MCP elicitation result).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use toolresult::canonical::{Answer, Request};
+    ///
+    /// let mut request = Request::new(Request::APPROVAL, "Deploy?").with_id("a1");
+    /// request.data = json!({"seal": "s3al"}).as_object().cloned();
+    /// let answer = Answer::granted("a1", None).with_seal_of(&request);
+    /// assert_eq!(serde_json::to_value(&answer)?, json!({"id": "a1", "ok": true, "data": {"seal": "s3al"}}));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     #[must_use]
-    pub(crate) fn with_seal_of(mut self, request: &Request) -> Self {
+    pub fn with_seal_of(mut self, request: &Request) -> Self {
         if let Some(seal) = request.data.as_ref().and_then(|data| data.get(SEAL)) {
             self.data
                 .get_or_insert_with(Map::new)

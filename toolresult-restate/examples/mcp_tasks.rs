@@ -3,22 +3,26 @@
 //! One binary, three roles:
 //!
 //! - `service [addr]`: the Restate service endpoint (127.0.0.1:9080 by
-//!   default) that runs the tasks' calls (`TaskRunner`) and keeps their
-//!   records (`TaskRecords`); register it with a `restate-server`;
+//!   default) that runs the tasks' calls (`TaskRunner`, which marks a
+//!   parked call's task as waiting for input through the ingress) and
+//!   keeps their records (`TaskRecords`); register it with a
+//!   `restate-server`;
 //! - `replica <port>`: an MCP server over streamable HTTP
 //!   (`http://127.0.0.1:<port>/mcp`) whose tasks are on that Restate server
 //!   (ingress 8080, admin API 9070); start two, kill one, read through the
 //!   other.
 //!
-//! The tool, `build`, takes 20 seconds and always runs as a task. The
-//! "MCP tasks on Restate" section of the README has the commands.
+//! The tools always run as tasks: `build` takes 20 seconds; `deploy` asks
+//! a person's approval first, and its task waits for input until a client
+//! answers it through any replica (`tasks/update`). The "MCP tasks on
+//! Restate" section of the README has the commands.
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use restate_sdk::prelude::*;
 use toolresult::mcp::McpServer;
-use toolresult::tool::{self, CallContext, TaskSupport, ToolSafety};
+use toolresult::tool::{self, Approval, CallContext, TaskSupport, ToolSafety};
 use toolresult::toolbox::Toolbox;
 use toolresult_restate::{RestateTasks, TaskRecords, TaskRunner};
 
@@ -26,6 +30,17 @@ use toolresult_restate::{RestateTasks, TaskRecords, TaskRunner};
 struct Build {
     /// The repository to build.
     repo: String,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Deploy {
+    /// The version to deploy.
+    version: String,
+}
+
+/// Where the tasks are kept: the Restate server's ingress and admin API.
+fn store() -> RestateTasks {
+    RestateTasks::new("http://127.0.0.1:8080", "http://127.0.0.1:9070")
 }
 
 /// The tools: the same in the service and in every replica.
@@ -44,6 +59,15 @@ fn toolbox() -> Result<Toolbox, Box<dyn std::error::Error>> {
         .with_safety(ToolSafety::Idempotent)
         .with_task_support(TaskSupport::Required),
     )?;
+    toolbox.register(
+        tool::function("deploy", "Deploys a version", |args: Deploy| {
+            println!("deployed {}", args.version);
+            format!("deployed {}", args.version)
+        })?
+        .with_safety(ToolSafety::IdempotentDestructive)
+        .with_approval(Approval::always())
+        .with_task_support(TaskSupport::Required),
+    )?;
     Ok(toolbox)
 }
 
@@ -56,7 +80,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             HttpServer::new(
                 Endpoint::builder()
                     .bind(TaskRecords)
-                    .bind(TaskRunner::new(toolbox()?))
+                    .bind(TaskRunner::new(toolbox()?, store()))
                     .build(),
             )
             .listen_and_serve(addr)
@@ -65,8 +89,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some("replica") => {
             let port: u16 = args.next().ok_or("replica <port>")?.parse()?;
-            let store = RestateTasks::new("http://127.0.0.1:8080", "http://127.0.0.1:9070");
-            let server = McpServer::new(toolbox()?)?.tasks(store, Duration::from_secs(3600));
+            let server = McpServer::new(toolbox()?)?.tasks(store(), Duration::from_secs(3600));
             let service = server.streamable_http(Default::default());
             let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
             eprintln!("MCP replica on http://127.0.0.1:{port}/mcp");

@@ -91,8 +91,12 @@
 //! calls run as tasks: each task's call is an invocation of [`TaskRunner`]
 //! (a turn of one call, run by [`run_turn`]) and its record a
 //! [`TaskRecords`] virtual object, so any replica of the server answers
-//! `tasks/get` and `tasks/cancel` for a task another started, and the task
-//! outlives the replica that started it (`examples/mcp_tasks.rs`).
+//! `tasks/get`, `tasks/update` and `tasks/cancel` for a task another
+//! started, and the task outlives the replica that started it
+//! (`examples/mcp_tasks.rs`). A call that parks on a request (a person's
+//! approval, an input) waits on its awakeable while its task waits for
+//! input: the client's response through `tasks/update`, on any replica,
+//! resolves the awakeable with its [`Answer`](toolresult::canonical::Answer).
 //!
 //! **Side effects belong in tools.** Restate runs the handler again from
 //! the top after a crash or a suspension and reads journaled steps back:

@@ -3,8 +3,9 @@
 //! attempts, durable timers), its record a virtual object
 //! ([`TaskRecords`]), and [`RestateTasks`] the
 //! [`TaskStore`](toolresult::mcp::TaskStore) every replica of an MCP server
-//! is given: any of them answers `tasks/get` and `tasks/cancel` for a task
-//! another started, and the task outlives the replica that started it.
+//! is given: any of them answers `tasks/get`, `tasks/update` and
+//! `tasks/cancel` for a task another started, and the task outlives the
+//! replica that started it.
 
 // The clients Restate's macros generate (`TaskRecordsClient`,
 // `TaskRunnerClient`) have methods without docs.
@@ -15,11 +16,14 @@ use std::pin::Pin;
 use std::time::{Duration, SystemTime};
 
 use restate_sdk::prelude::{
-    Context, ContextClient, ContextReadState, ContextSideEffects, ContextWriteState, HandlerError,
-    HandlerResult, Json, ObjectContext, RunFuture, SharedObjectContext,
+    Context, ContextAwakeables, ContextClient, ContextReadState, ContextSideEffects,
+    ContextWriteState, HandlerError, HandlerResult, Json, ObjectContext, RunFuture,
+    SharedObjectContext,
 };
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, InputRequests};
 use serde_json::{Value, json};
+use toolresult::canonical::{Answer, Request};
+use toolresult::mcp::McpServer;
 use toolresult::provider::{Call, Mcp, PartPolicy, Provider};
 use toolresult::tool::{Arguments, ToolPanicked};
 use toolresult::toolbox::Toolbox;
@@ -28,18 +32,38 @@ use crate::{Parked, run_turn};
 
 /// The state key of a task's record.
 const RECORD: &str = "record";
+/// The state key of the call a task's call is parked on
+/// ([`ParkedCall`]).
+const PARKED: &str = "parked";
+
+/// A task's call parked on a request: what `TaskRecords/park` takes, and
+/// keeps beside the task's record until it is answered.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
+struct ParkedCall {
+    /// The request, as [`Parked`] holds it (its seal, if any, included).
+    request: Request,
+    /// The awakeable its answer resolves.
+    awakeable: String,
+    /// When it parked (RFC 3339); not kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at: Option<String>,
+}
 
 type Failed = Box<dyn std::error::Error + Send + Sync>;
 
 /// The records of MCP tasks, a Restate virtual object keyed by task id:
 /// what the MCP server writes (`put`) and reads (`get`, concurrent with
-/// the rest), and what a [`TaskRunner`] writes when the task's call is
-/// answered (`finish`); forgotten once the task's time to live is over. A task over (completed, failed, cancelled) stays
-/// as it is: a cancellation is not undone by the call's late answer, nor
-/// an answer by a late cancellation.
+/// the rest), what a [`TaskRunner`] writes when the task's call parks on a
+/// request (`park`: the task waits for input, the awakeable kept beside
+/// its record) and when it is answered (`finish`), and the client's answer
+/// that resolves the awakeable (`answer`, from the server's `tasks/update`
+/// on any replica); forgotten once the task's time to live is over. A
+/// task over (completed, failed, cancelled) stays as it is: a
+/// cancellation is not undone by the call's late answer, nor an answer by
+/// a late cancellation.
 ///
 /// Bind it beside a [`TaskRunner`] in the service endpoint:
-/// `Endpoint::builder().bind(TaskRecords).bind(TaskRunner::new(toolbox))`.
+/// `Endpoint::builder().bind(TaskRecords).bind(TaskRunner::new(toolbox, tasks))`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TaskRecords;
 
@@ -79,6 +103,77 @@ impl TaskRecords {
         Ok(Json(kept.map_or(Value::Null, |Json(record)| record)))
     }
 
+    /// The task's call parked on a request: `{"request", "awakeable",
+    /// "at"}`, the [`Request`] (as [`Parked`] holds it), the id of the
+    /// awakeable its answer resolves and when. The task waits for input, its one
+    /// input request the server's of the request
+    /// ([`McpServer::input_request`]) under the request's id, unless it is
+    /// over; a request MCP cannot ask has its awakeable resolved with no
+    /// answer, and the call is answered with its pending result, as the
+    /// server answers it.
+    #[handler]
+    async fn park(
+        &self,
+        ctx: ObjectContext<'_>,
+        Json(parked): Json<ParkedCall>,
+    ) -> HandlerResult<()> {
+        let ParkedCall {
+            request,
+            awakeable,
+            at,
+        } = parked;
+        let Some(Json(mut record)) = ctx.get::<Json<Value>>(RECORD).await? else {
+            return Ok(());
+        };
+        if is_over(&record) {
+            return Ok(());
+        }
+        let Some(asked) = McpServer::input_request(&request) else {
+            ctx.resolve_awakeable(&awakeable, Json(Value::Null));
+            return Ok(());
+        };
+        let requests = InputRequests::from_iter([(request.id.clone(), asked)]);
+        if let Some(task) = record.get_mut("task").and_then(Value::as_object_mut) {
+            task.insert("status".to_owned(), json!("input_required"));
+            task.insert("inputRequests".to_owned(), serde_json::to_value(requests)?);
+            task.insert("statusMessage".to_owned(), json!("waiting for input"));
+            if let Some(at) = at {
+                task.insert("lastUpdatedAt".to_owned(), Value::String(at));
+            }
+        }
+        ctx.set(RECORD, Json(record));
+        let kept = ParkedCall {
+            request,
+            awakeable,
+            at: None,
+        };
+        ctx.set(PARKED, Json(kept));
+        Ok(())
+    }
+
+    /// The client's answers to the task's input requests (`[Answer]`, as
+    /// the server reads them): the one to the request the call is parked
+    /// on resolves its awakeable, carrying the request's seal back
+    /// ([`Answer::with_seal_of`]); the others, and answers to a call not
+    /// parked, are dropped.
+    #[handler]
+    async fn answer(
+        &self,
+        ctx: ObjectContext<'_>,
+        Json(answers): Json<Vec<Answer>>,
+    ) -> HandlerResult<()> {
+        let Some(Json(parked)) = ctx.get::<Json<ParkedCall>>(PARKED).await? else {
+            return Ok(());
+        };
+        let request = &parked.request;
+        let Some(answer) = answers.into_iter().find(|answer| answer.answers(request)) else {
+            return Ok(());
+        };
+        ctx.resolve_awakeable(&parked.awakeable, Json(answer.with_seal_of(request)));
+        ctx.clear(PARKED);
+        Ok(())
+    }
+
     /// The task's call answered: `{"status", "result" | "error", "at"}`,
     /// written into the record unless the task is over.
     #[handler]
@@ -99,6 +194,8 @@ impl TaskRecords {
                 task.insert("lastUpdatedAt".to_owned(), at.clone());
             }
             task.remove("statusMessage");
+            // A call over waits for nothing.
+            task.remove("inputRequests");
         }
         ctx.set(RECORD, Json(record));
         Ok(())
@@ -123,18 +220,33 @@ fn is_over(record: &Value) -> bool {
 /// plain call with ([`Mcp::render`](toolresult::provider::Provider::render),
 /// `resultType: "complete"`); a call whose tool panicked fails the task.
 ///
-/// A call that parks on a [`Request`](toolresult::canonical::Request)
-/// waits on its awakeable ([`Parked`]); its task reads as working.
+/// A call that parks on a [`Request`] waits on its awakeable
+/// ([`Parked`]), its task waiting for input meanwhile: the `notify` hook
+/// of [`run_turn`] writes the request and the awakeable into the task's
+/// [`TaskRecords`] through `tasks` (Restate's ingress), and the server's
+/// `tasks/update` on any replica resolves the awakeable with the client's
+/// [`Answer`], which resumes the call as [`run_turn`] resumes any.
 pub struct TaskRunner {
     toolbox: Toolbox,
+    tasks: RestateTasks,
 }
 
 impl TaskRunner {
-    /// A runner of `toolbox`'s tools: the same tools, by name, as the MCP
-    /// server's.
+    /// A runner of `toolbox`'s tools (the same tools, by name, as the MCP
+    /// server's), keeping a parked call's task in the records `tasks`
+    /// reaches (the MCP servers' store).
+    ///
+    /// ```
+    /// use toolresult::toolbox::Toolbox;
+    /// use toolresult_restate::{RestateTasks, TaskRunner};
+    ///
+    /// let tasks = RestateTasks::new("http://127.0.0.1:8080", "http://127.0.0.1:9070");
+    /// let runner = TaskRunner::new(Toolbox::new(), tasks);
+    /// # drop(runner);
+    /// ```
     #[must_use]
-    pub fn new(toolbox: Toolbox) -> Self {
-        Self { toolbox }
+    pub fn new(toolbox: Toolbox, tasks: RestateTasks) -> Self {
+        Self { toolbox, tasks }
     }
 }
 
@@ -148,7 +260,11 @@ impl TaskRunner {
         let name = text("name");
         let arguments = task.get("arguments").cloned().unwrap_or(json!({}));
         let call = Call::new(id.clone(), name, Arguments::Json(arguments));
-        let notify = |_: Parked| async { Ok::<_, HandlerError>(()) };
+        let (tasks, task) = (&self.tasks, id.as_str());
+        // A journaled step: the record is told once the call parks.
+        let notify = |parked: Parked| async move {
+            tasks.park(task, &parked).await.map_err(HandlerError::from)
+        };
         let outcomes = run_turn(&ctx, &self.toolbox, [call], notify).await?;
         let mut done = match outcomes.first() {
             Some(outcome)
@@ -290,6 +406,22 @@ impl RestateTasks {
     }
 }
 
+impl RestateTasks {
+    /// Tells the task `id`'s record its call parked (`TaskRecords/park`),
+    /// as of now.
+    async fn park(&self, id: &str, parked: &Parked) -> Result<(), Failed> {
+        let url = format!("{}/TaskRecords/{}/park", self.ingress, checked(id)?);
+        let body = ParkedCall {
+            request: parked.request.clone(),
+            awakeable: parked.awakeable_id().to_owned(),
+            at: Some(timestamp(SystemTime::now())),
+        };
+        self.post(url, Vec::new(), serde_json::to_value(body)?)
+            .await
+            .map(drop)
+    }
+}
+
 /// A task id as the server makes it: letters, digits and dashes, which
 /// go into a URL and a query as they are.
 fn checked(id: &str) -> Result<&str, Failed> {
@@ -324,6 +456,15 @@ impl toolresult::mcp::TaskStore for RestateTasks {
             let body = json!({"id": checked(id)?, "name": call.name, "arguments": call.arguments});
             let headers = vec![("idempotency-key", id.to_owned())];
             self.post(url, headers, body).await?;
+            Ok(true)
+        })
+    }
+
+    fn answer<'a>(&'a self, id: &'a str, answers: &'a [Answer]) -> Kept<'a, bool> {
+        Box::pin(async move {
+            let url = format!("{}/TaskRecords/{}/answer", self.ingress, checked(id)?);
+            self.post(url, Vec::new(), serde_json::to_value(answers)?)
+                .await?;
             Ok(true)
         })
     }

@@ -37,6 +37,10 @@ use toolresult_restate::{Parked, RestateTasks, TaskRecords, TaskRunner, run_turn
 const SERVE_ADDR: &str = "TOOLRESULT_RESTATE_TEST_SERVE_ADDR";
 /// The state directory the service's tools count their runs in.
 const STATE_DIR: &str = "TOOLRESULT_RESTATE_TEST_STATE_DIR";
+/// The Restate server's ingress and admin API, for the service's
+/// `TaskRunner`.
+const INGRESS: &str = "TOOLRESULT_RESTATE_TEST_INGRESS";
+const ADMIN: &str = "TOOLRESULT_RESTATE_TEST_ADMIN";
 /// Where the npm package puts the server, from this crate's directory.
 const NPM_SERVER: &str =
     "../.ci/.restate/node_modules/@restatedev/restate-server-linux-x64/bin/restate-server";
@@ -88,7 +92,7 @@ type Check = fn(&Harness) -> Result<(), String>;
 fn run_all(server: &Path) -> Result<usize, String> {
     let harness = Harness::start(server)?;
     // The kill-and-restart check goes last: it restarts the service.
-    let checks: [(&str, Check); 17] = [
+    let checks: [(&str, Check); 19] = [
         ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
         (
             "a_permanent_failure_is_not_retried_and_answers_the_call",
@@ -137,6 +141,14 @@ fn run_all(server: &Path) -> Result<usize, String> {
             task_cancelled_elsewhere,
         ),
         ("an_expired_task_is_refused", task_expired),
+        (
+            "a_task_waiting_for_approval_is_answered_through_another_replica",
+            task_answered_elsewhere,
+        ),
+        (
+            "a_task_waiting_for_input_gets_the_clients_content",
+            task_input_elsewhere,
+        ),
         (
             "a_completed_tool_is_not_run_again_after_the_service_is_killed",
             killed_service,
@@ -657,6 +669,107 @@ fn task_cancelled_elsewhere(h: &Harness) -> Result<(), String> {
     )
 }
 
+/// A task whose tool asks for approval, started through one replica,
+/// waits for input through another, which answers it; the call resumes
+/// on Restate, and its result, read through the first, is the plain
+/// call's. The body runs once, after the approval (sealed: the answer
+/// carries the request's seal back); a declined task's never.
+fn task_answered_elsewhere(h: &Harness) -> Result<(), String> {
+    let one = Replica::start(h, Duration::from_secs(60))?;
+    let other = Replica::start(h, Duration::from_secs(60))?;
+    let task = one.start_approved_task("task-approved")?;
+    let waiting = other.until_status(&task, "input_required")?;
+    let requests = waiting["result"]["inputRequests"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    let [(key, asked)] = <[_; 1]>::try_from(requests.into_iter().collect::<Vec<_>>())
+        .map_err(|all| format!("not one input request: {all:?}"))?;
+    expect_eq(
+        &asked["method"],
+        &json!("elicitation/create"),
+        &format!("the input request ({asked})"),
+    )?;
+    expect_eq(&asked["params"]["mode"], &json!("form"), "its mode")?;
+    expect_eq(
+        &waiting["result"]["statusMessage"],
+        &json!("waiting for input"),
+        "the status message",
+    )?;
+    expect_eq(&h.count("task-approved"), &0, "runs before the approval")?;
+    // A response that is no elicitation result is refused: the task
+    // waits on.
+    let refused = other.update_task(&task, &key, json!("yes"))?;
+    expect_eq(
+        &refused["error"]["code"],
+        &json!(-32602),
+        &format!("a malformed response's error ({refused})"),
+    )?;
+    let ack = other.update_task(&task, &key, json!({"action": "accept"}))?;
+    expect_eq(
+        &ack["result"],
+        &json!({"resultType": "complete"}),
+        &format!("the update's ack ({ack})"),
+    )?;
+    let done = one.until_over(&task)?;
+    expect_eq(
+        &done["result"]["result"],
+        &json!({
+            "content": [{"type": "text", "text": "charged 1"}],
+            "isError": false,
+            "resultType": "complete",
+        }),
+        &format!("the result ({done})"),
+    )?;
+    expect_eq(&done["result"]["status"], &json!("completed"), "status")?;
+    expect_eq(&h.count("task-approved"), &1, "runs after the approval")?;
+
+    let declined = one.start_approved_task("task-declined")?;
+    let waiting = other.until_status(&declined, "input_required")?;
+    let key = waiting["result"]["inputRequests"]
+        .as_object()
+        .and_then(|requests| requests.keys().next().cloned())
+        .ok_or_else(|| format!("no input request in {waiting}"))?;
+    other.update_task(&declined, &key, json!({"action": "decline"}))?;
+    let done = one.until_over(&declined)?;
+    expect_eq(&done["result"]["status"], &json!("completed"), "status")?;
+    expect_eq(
+        &done["result"]["result"]["isError"],
+        &json!(true),
+        &format!("the declined call's result ({done})"),
+    )?;
+    expect_eq(&h.count("task-declined"), &0, "runs of a declined call")
+}
+
+/// A task whose tool asks for an input (`ToolResult::pending`) reads the
+/// content the client answered through another replica.
+fn task_input_elsewhere(h: &Harness) -> Result<(), String> {
+    let one = Replica::start(h, Duration::from_secs(60))?;
+    let other = Replica::start(h, Duration::from_secs(60))?;
+    let params = json!({"name": "greet", "arguments": {"key": "task-greeted"}});
+    let started = one.request("tools/call", "greet", params)?;
+    let task = started["result"]["taskId"]
+        .as_str()
+        .ok_or_else(|| format!("no task started: {started}"))?;
+    let waiting = other.until_status(task, "input_required")?;
+    let asked = &waiting["result"]["inputRequests"]["name-task-greeted"];
+    expect_eq(
+        &asked["params"]["requestedSchema"]["required"],
+        &json!(["input"]),
+        &format!("the input request ({waiting})"),
+    )?;
+    expect_eq(&h.count("task-greeted"), &0, "runs before the answer")?;
+    let answer = json!({"action": "accept", "content": {"input": "Ada"}});
+    other.update_task(task, "name-task-greeted", answer)?;
+    let done = one.until_over(task)?;
+    expect_eq(
+        &done["result"]["result"]["content"],
+        &json!([{"type": "text", "text": "hello Ada"}]),
+        &format!("the result ({done})"),
+    )?;
+    expect_eq(&h.count("task-greeted"), &1, "runs after the answer")
+}
+
 /// A task read after its time to live is refused.
 fn task_expired(h: &Harness) -> Result<(), String> {
     let one = Replica::start(h, Duration::from_millis(1500))?;
@@ -756,6 +869,14 @@ impl Replica {
             .register(charge_tool(PathBuf::new()).map_err(|e| e.to_string())?)
             .map_err(|e| e.to_string())?
             .task_support(TaskSupport::Optional);
+        toolbox
+            .register(approved_charge_tool(PathBuf::new()).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?
+            .task_support(TaskSupport::Optional);
+        toolbox
+            .register(greet_tool(PathBuf::new()).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?
+            .task_support(TaskSupport::Optional);
         let server = toolresult::mcp::McpServer::new(toolbox)
             .map_err(|e| e.to_string())?
             .tasks(RestateTasks::new(&h.ingress, &h.admin), ttl);
@@ -833,8 +954,35 @@ impl Replica {
             .ok_or_else(|| format!("no task id in {started}"))
     }
 
+    /// Starts `approved_charge` of `key` as a task; its id.
+    fn start_approved_task(&self, key: &str) -> Result<String, String> {
+        let params = json!({"name": "approved_charge", "arguments": {"key": key}});
+        let started = self.request("tools/call", "approved_charge", params)?;
+        started["result"]["taskId"]
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| format!("no task started: {started}"))
+    }
+
     fn get_task(&self, task: &str) -> Result<Value, String> {
         self.request("tasks/get", task, json!({"taskId": task}))
+    }
+
+    /// `tasks/update` of `task` with `response` to its request `key`.
+    fn update_task(&self, task: &str, key: &str, response: Value) -> Result<Value, String> {
+        let params = json!({"taskId": task, "inputResponses": {key: response}});
+        self.request("tasks/update", task, params)
+    }
+
+    /// `tasks/get` until the task is `status`, for at most [`WAIT`].
+    fn until_status(&self, task: &str, status: &str) -> Result<Value, String> {
+        let mut last = Value::Null;
+        wait_until(&format!("the task to be {status}"), || {
+            last = self.get_task(task).unwrap_or(Value::Null);
+            last["result"]["status"] == status
+        })
+        .map_err(|timeout| format!("{timeout}; last read {last}"))?;
+        Ok(last)
     }
 
     /// `tasks/get` until the task is over, for at most [`WAIT`].
@@ -870,6 +1018,41 @@ fn charge_tool(state: PathBuf) -> Result<impl tool::Tool, tool::InvalidToolName>
                 let charged = bump(&state, &args.key);
                 stamp(&state, &args.key);
                 format!("charged {charged}")
+            }
+        },
+    )
+}
+
+/// `approved_charge`: once a person approved it, counts a run under
+/// `key` in `state`.
+fn approved_charge_tool(state: PathBuf) -> Result<impl tool::Tool, tool::InvalidToolName> {
+    Ok(tool::function(
+        "approved_charge",
+        "Charges once, when approved",
+        move |args: Keyed| format!("charged {}", bump(&state, &args.key)),
+    )?
+    .with_approval(Approval::always()))
+}
+
+/// `greet`: asks for a name (`name-<key>`), then greets it, counting the
+/// greeting under `key` in `state`.
+fn greet_tool(state: PathBuf) -> Result<impl tool::Tool, tool::InvalidToolName> {
+    tool::function(
+        "greet",
+        "Greets whoever the user names",
+        move |args: Keyed, cx: &CallContext| -> ToolResult<String> {
+            let name = cx
+                .answer()
+                .filter(|answer| answer.ok)
+                .and_then(|answer| answer.data.as_ref()?.get("input")?.as_str());
+            match name {
+                Some(name) => {
+                    bump(&state, &args.key);
+                    ToolResult::ok(format!("hello {name}"))
+                }
+                None => ToolResult::pending(
+                    Request::input("Whose name?").with_id(format!("name-{}", args.key)),
+                ),
             }
         },
     )
@@ -1021,12 +1204,25 @@ fn serve(addr: &str, state: PathBuf) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut task_toolbox = Toolbox::new();
-    let charge = charge_tool(state.clone()).map(|charge| task_toolbox.register(charge));
-    if !matches!(charge, Ok(Ok(_))) {
+    // Sealed approvals: an answer through `tasks/update` carries the
+    // request's seal back, or the approval is refused.
+    let Ok(keyring) = Keyring::new([6u8; 32]) else {
+        eprintln!("the tasks' keyring did not build");
+        return ExitCode::FAILURE;
+    };
+    let mut task_toolbox = Toolbox::new().seal_approvals(keyring);
+    let charge = charge_tool(state.clone()).map(|charge| task_toolbox.register(charge).is_ok());
+    let approved =
+        approved_charge_tool(state.clone()).map(|tool| task_toolbox.register(tool).is_ok());
+    let greet = greet_tool(state.clone()).map(|tool| task_toolbox.register(tool).is_ok());
+    if charge != Ok(true) || approved != Ok(true) || greet != Ok(true) {
         eprintln!("the tasks' toolbox did not build");
         return ExitCode::FAILURE;
     }
+    let (Ok(ingress), Ok(admin)) = (std::env::var(INGRESS), std::env::var(ADMIN)) else {
+        eprintln!("no {INGRESS} or {ADMIN}");
+        return ExitCode::FAILURE;
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -1042,7 +1238,10 @@ fn serve(addr: &str, state: PathBuf) -> ExitCode {
         HttpServer::new(
             Endpoint::builder()
                 .bind(TaskRecords)
-                .bind(TaskRunner::new(task_toolbox))
+                .bind(TaskRunner::new(
+                    task_toolbox,
+                    RestateTasks::new(ingress, admin),
+                ))
                 .bind(TestAgent { toolbox, state })
                 .build(),
         )
@@ -1357,6 +1556,8 @@ impl Harness {
         let child = Command::new(exe)
             .env(SERVE_ADDR, self.service_addr.to_string())
             .env(STATE_DIR, self.state.path())
+            .env(INGRESS, &self.ingress)
+            .env(ADMIN, &self.admin)
             .stdin(Stdio::null())
             .stdout(log)
             .stderr(log2)

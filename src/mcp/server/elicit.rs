@@ -32,6 +32,13 @@ pub(super) struct Modes {
 }
 
 impl Modes {
+    /// Forms and URLs: how a task's input request is asked when no one
+    /// client is at hand to say which it takes (any client may read it).
+    pub(super) const ALL: Self = Self {
+        form: true,
+        url: true,
+    };
+
     pub(super) fn of(capabilities: Option<&ClientCapabilities>) -> Self {
         let Some(elicitation) = capabilities.and_then(|caps| caps.elicitation.as_ref()) else {
             return Self::default();
@@ -125,12 +132,17 @@ pub(super) fn parked_alone(
     pending: CallToolResult,
     state: Option<String>,
 ) -> CallToolResponse {
-    let (Some(state), Some(params)) = (state, params(request, modes)) else {
+    let (Some(state), Some(asked)) = (state, input_request(request, modes)) else {
         return CallToolResponse::Complete(pending);
     };
-    let asked = InputRequest::Elicitation(ElicitRequest::new(params));
     let requests = InputRequests::from_iter([(request.id.clone(), asked)]);
     CallToolResponse::InputRequired(InputRequiredResult::new(Some(requests), Some(state)))
+}
+
+/// The input request asking for `request` (kept under the request's id),
+/// in a mode of `modes`: its `elicitation/create` ([`params`]).
+pub(super) fn input_request(request: &Request, modes: Modes) -> Option<InputRequest> {
+    params(request, modes).map(|params| InputRequest::Elicitation(ElicitRequest::new(params)))
 }
 
 /// The `elicitation/create` asking for `request`: a URL elicitation for a

@@ -234,9 +234,12 @@ impl McpServer {
     /// was). A task unknown or past its `ttl` is an `invalid_params`
     /// error. Over a store every replica shares, any replica answers
     /// `tasks/get`, `tasks/update` and `tasks/cancel`; the call itself
-    /// runs, and is cancelled, in the process that started it, unless the
-    /// store runs it ([`TaskStore::run`]: on Restate, with
-    /// `toolresult-restate`'s `RestateTasks`).
+    /// runs, and is cancelled, in the process that started it (and is
+    /// resumed in the process that took the last response of its round),
+    /// unless the store runs it ([`TaskStore::run`]: on Restate, with
+    /// `toolresult-restate`'s `RestateTasks`, where a call parked on a
+    /// request waits for input as well, and is resumed by the store with
+    /// the client's answer: [`TaskStore::answer`]).
     ///
     /// A 2025 session whose client declared the extension is told of each
     /// change of its task's status (`notifications/tasks`, the task as
@@ -248,8 +251,8 @@ impl McpServer {
     /// request has no session to push to (the extension routes status
     /// through `subscriptions/listen`, which this server does not serve,
     /// and gives a task's call no progress): its client polls `tasks/get`.
-    /// A task whose store runs it is finished by the store, and told of
-    /// by no one.
+    /// A task whose store runs it is finished, and marked as waiting for
+    /// input, by the store, and told of by no one.
     ///
     /// ```
     /// use std::time::Duration;

@@ -7,8 +7,12 @@ use std::pin::Pin;
 use std::sync::{Mutex, PoisonError};
 use std::time::SystemTime;
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, InputRequest};
 use serde_json::Value;
+
+use super::super::McpServer;
+use super::super::elicit::{self, Modes};
+use crate::canonical::{Answer, Request};
 
 /// What a [`TaskStore`] answers: a boxed future, or the store's error.
 type Kept<'a, T> =
@@ -28,9 +32,12 @@ type Kept<'a, T> =
 ///
 /// By default the server runs each task's call in its own process, and
 /// the call dies with it. A store whose tasks run elsewhere (on a durable
-/// runtime, as `toolresult-restate`'s do) says so in [`run`](Self::run)
-/// and cancels them in [`cancel`](Self::cancel); the record of such a
-/// task is then the store's to finish.
+/// runtime, as `toolresult-restate`'s do) says so in [`run`](Self::run),
+/// cancels them in [`cancel`](Self::cancel) and resumes a call parked on a
+/// request with the client's answer in [`answer`](Self::answer); the
+/// record of such a task is then the store's to finish, and, while its
+/// call waits for an answer, to mark as waiting for input, with the input
+/// request [`McpServer::input_request`] makes of the call's request.
 ///
 /// ```
 /// use std::collections::HashMap;
@@ -118,6 +125,30 @@ pub trait TaskStore: Send + Sync + 'static {
         Box::pin(std::future::ready(Ok(false)))
     }
 
+    /// Resumes the call of the task `id`, parked where the store runs it
+    /// on the request the client answered, with `answers` (the client's
+    /// responses to the round's input requests, each read as an
+    /// [`Answer`] to the request of its key, as the server reads them
+    /// for a call it runs), and says so (`true`); by default `false`: the
+    /// server resumes the calls it runs. The server has already kept the
+    /// task's record as working again.
+    ///
+    /// # Errors
+    /// The answers could not be delivered.
+    #[allow(clippy::type_complexity)]
+    fn answer<'a>(
+        &'a self,
+        id: &'a str,
+        answers: &'a [Answer],
+    ) -> Pin<
+        Box<
+            dyn Future<Output = Result<bool, Box<dyn std::error::Error + Send + Sync>>> + Send + 'a,
+        >,
+    > {
+        let _ = (id, answers);
+        Box::pin(std::future::ready(Ok(false)))
+    }
+
     /// Cancels the call of the task `id` where the store runs it (the
     /// server then keeps the task's record as cancelled); by default
     /// nothing: the server cancels the calls it runs.
@@ -133,6 +164,34 @@ pub trait TaskStore: Send + Sync + 'static {
     > {
         let _ = id;
         Box::pin(std::future::ready(Ok(())))
+    }
+}
+
+impl McpServer {
+    /// The input request of a task whose call waits for `request`, as
+    /// `tasks/get` shows it under the request's id: the
+    /// `elicitation/create` the server asks it with (a URL elicitation for
+    /// a request with a URL, else a form). For a [`TaskStore`] that runs
+    /// tasks' calls and keeps the record of one that parks; no one client
+    /// is at hand then, so it is asked as of a client that takes forms and
+    /// URLs. `None` when MCP cannot ask it (a requested schema MCP does
+    /// not allow): the call is to be answered with its pending result.
+    ///
+    /// ```
+    /// use toolresult::canonical::Request;
+    /// use toolresult::mcp::McpServer;
+    ///
+    /// let asked = McpServer::input_request(&Request::input("Which city?"))
+    ///     .expect("a form MCP can ask");
+    /// let asked = serde_json::to_value(asked)?;
+    /// assert_eq!(asked["method"], "elicitation/create");
+    /// assert_eq!(asked["params"]["message"], "Which city?");
+    /// assert_eq!(asked["params"]["requestedSchema"]["required"][0], "input");
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    #[must_use]
+    pub fn input_request(request: &Request) -> Option<InputRequest> {
+        elicit::input_request(request, Modes::ALL)
     }
 }
 

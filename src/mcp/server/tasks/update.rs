@@ -4,13 +4,15 @@
 
 use std::time::SystemTime;
 
-use rmcp::model::{CallToolRequestParams, TaskPayload, UpdateTaskParams};
+use rmcp::model::{CallToolRequestParams, InputRequest, TaskPayload, UpdateTaskParams};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 
 use super::super::McpServer;
-use super::notify;
+use super::super::input_required;
 use super::record::Record;
+use super::{notify, unavailable};
+use crate::canonical::Answer;
 
 impl McpServer {
     /// `tasks/update` for a handler of one's own: the client's responses
@@ -18,9 +20,13 @@ impl McpServer {
     /// pending request is kept in the task and its request leaves the
     /// task's `inputRequests`, so a client may answer a round's requests
     /// one at a time; once every request of the round has its response,
-    /// the call resumes with them all. A response to no pending request is
-    /// acknowledged and ignored, as is an update of a task not waiting for
-    /// input.
+    /// the call resumes with them all: in this process, or where the
+    /// store runs it ([`TaskStore::answer`](super::TaskStore::answer)),
+    /// each response to an elicitation read as the [`Answer`] to its
+    /// request. A response to no pending request is acknowledged and
+    /// ignored, as is an update of a task not waiting for input; a
+    /// response to a pending elicitation that is not an elicitation result
+    /// is refused, and the task waits on.
     ///
     /// Two updates of one task at the same moment race (the store keeps
     /// the last record written): a client answers a task's requests in
@@ -40,7 +46,8 @@ impl McpServer {
     /// ```
     ///
     /// # Errors
-    /// An `invalid_params` error for a task unknown or expired.
+    /// An `invalid_params` error for a task unknown or expired, or a
+    /// response to an elicitation that is not an elicitation result.
     pub async fn update_task(
         &self,
         request: UpdateTaskParams,
@@ -49,13 +56,18 @@ impl McpServer {
         let id = request.task_id.clone();
         let id = id.as_str();
         let mut record = self.tasks.find(id).await?;
-        match answered(&mut record, request) {
+        let refused = |why: String| ErrorData::invalid_params(why, None);
+        match answered(&mut record, request).map_err(refused)? {
             Answered::Nothing => Ok(()),
             Answered::Partly => self.tasks.write(id, &record).await,
             Answered::Whole(call) => {
+                let answers = answers(&call);
                 self.tasks.write(id, &record).await?;
                 notify::status(&context, &record.task).await;
-                self.tasks.spawn(self, id, call, &context);
+                let store = &self.tasks.store;
+                if !store.answer(id, &answers).await.map_err(unavailable)? {
+                    self.tasks.spawn(self, id, call, &context);
+                }
                 Ok(())
             }
         }
@@ -73,29 +85,46 @@ enum Answered {
     Whole(CallToolRequestParams),
 }
 
-/// Takes `update`'s responses to `record`'s pending requests into it.
-fn answered(record: &mut Record, update: UpdateTaskParams) -> Answered {
+/// The answers of `call`'s input responses that are elicitation results,
+/// each to the request of its key (a response to a request of another
+/// kind, a handler's own, is no answer).
+fn answers(call: &CallToolRequestParams) -> Vec<Answer> {
+    let responses = call.input_responses.iter().flatten();
+    responses
+        .filter_map(|(key, response)| input_required::answer(key, response.clone()).ok())
+        .collect()
+}
+
+/// Takes `update`'s responses to `record`'s pending requests into it;
+/// none when one to an elicitation is not an elicitation result (the
+/// message says why).
+fn answered(record: &mut Record, update: UpdateTaskParams) -> Result<Answered, String> {
     let TaskPayload::InputRequired { input_requests } = &record.task.payload else {
-        return Answered::Nothing;
+        return Ok(Answered::Nothing);
     };
     let mut pending = input_requests.clone();
-    let mut any = false;
+    let mut taken = Vec::new();
     for (key, response) in update.input_responses {
-        if pending.remove(&key).is_some() {
-            record.responses.insert(key, response);
-            any = true;
+        let Some(asked) = pending.remove(&key) else {
+            continue;
+        };
+        if matches!(asked, InputRequest::Elicitation(_)) {
+            // Refused before any is kept: the client answers it again.
+            input_required::answer(&key, response.clone())?;
         }
+        taken.push((key, response));
     }
-    if !any {
-        return Answered::Nothing;
+    if taken.is_empty() {
+        return Ok(Answered::Nothing);
     }
+    record.responses.extend(taken);
     let now = SystemTime::now();
     if !pending.is_empty() {
         let payload = TaskPayload::InputRequired {
             input_requests: pending,
         };
         record.moved_to(payload, now);
-        return Answered::Partly;
+        return Ok(Answered::Partly);
     }
     let responses = std::mem::take(&mut record.responses);
     let mut call = CallToolRequestParams::new(record.tool.clone())
@@ -103,7 +132,7 @@ fn answered(record: &mut Record, update: UpdateTaskParams) -> Answered {
         .with_input_responses(responses);
     call.request_state = record.state.take();
     record.moved_to(TaskPayload::Working, now);
-    Answered::Whole(call)
+    Ok(Answered::Whole(call))
 }
 
 #[cfg(test)]
@@ -165,14 +194,14 @@ mod tests {
     #[test]
     fn a_round_answered_in_two_updates_resumes_once_with_both() {
         let mut record = waiting(&["a", "b"]);
-        let first = answered(&mut record, update(&["a", "stray"]));
+        let first = answered(&mut record, update(&["a", "stray"])).unwrap();
         assert!(matches!(first, Answered::Partly), "b is still pending");
         assert_eq!(pending(&record), ["b"]);
         assert_eq!(record.responses.keys().collect::<Vec<_>>(), ["a"]);
         // A record read back from the store keeps what was answered.
         let value = serde_json::to_value(&record).unwrap();
         let mut record: Record = serde_json::from_value(value).unwrap();
-        let Answered::Whole(call) = answered(&mut record, update(&["b"])) else {
+        let Ok(Answered::Whole(call)) = answered(&mut record, update(&["b"])) else {
             panic!("the round is answered");
         };
         let responses = call.input_responses.unwrap();
@@ -185,13 +214,64 @@ mod tests {
     #[test]
     fn an_update_answering_nothing_pending_changes_nothing() {
         let mut record = waiting(&["a"]);
-        let stray = answered(&mut record, update(&["z"]));
+        let stray = answered(&mut record, update(&["z"])).unwrap();
         assert!(matches!(stray, Answered::Nothing));
         assert_eq!(pending(&record), ["a"]);
         let mut working = waiting(&["a"]);
         working.moved_to(TaskPayload::Working, SystemTime::now());
-        let late = answered(&mut working, update(&["a"]));
+        let late = answered(&mut working, update(&["a"])).unwrap();
         assert!(matches!(late, Answered::Nothing));
+    }
+
+    #[test]
+    fn a_response_that_is_no_elicitation_result_is_refused_and_nothing_kept() {
+        let mut record = waiting(&["a", "b"]);
+        let mut bad = update(&["a"]);
+        bad.input_responses.insert("b".to_owned(), json!(42));
+        let refused = answered(&mut record, bad).unwrap_err();
+        assert!(
+            refused.contains("`b` is not an elicitation result"),
+            "{refused}"
+        );
+        assert_eq!(pending(&record), ["a", "b"], "still waiting for both");
+        assert!(record.responses.is_empty());
+    }
+
+    #[test]
+    fn a_response_to_a_request_of_another_kind_is_kept_as_it_is() {
+        let mut record = waiting(&["a"]);
+        let roots: InputRequest = serde_json::from_value(json!({"method": "roots/list"})).unwrap();
+        let TaskPayload::InputRequired { input_requests } = &mut record.task.payload else {
+            unreachable!()
+        };
+        input_requests.insert("roots".to_owned(), roots);
+        let mut both = update(&["a"]);
+        let listed = json!({"roots": [{"uri": "file:///src"}]});
+        both.input_responses
+            .insert("roots".to_owned(), listed.clone());
+        let Ok(Answered::Whole(call)) = answered(&mut record, both) else {
+            panic!("the round is answered");
+        };
+        assert_eq!(call.input_responses.unwrap()["roots"], listed);
+    }
+
+    #[test]
+    fn a_whole_round_is_answered_request_by_request() {
+        let mut record = waiting(&["a", "b"]);
+        let mut both = update(&["a"]);
+        both.input_responses
+            .insert("b".to_owned(), json!({"action": "decline"}));
+        let Ok(Answered::Whole(call)) = answered(&mut record, both) else {
+            panic!("the round is answered");
+        };
+        let answers = answers(&call);
+        assert_eq!(
+            answers,
+            [
+                Answer::granted("a", None),
+                Answer::declined("b", McpServer::DECLINED)
+            ]
+        );
     }
 
     #[test]
