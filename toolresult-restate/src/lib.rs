@@ -86,7 +86,8 @@
 //! ingress; the crate's `examples/durable_agent.rs` and the "Running on
 //! Restate" section of the `toolresult` README show the commands.
 //!
-//! **MCP tasks on Restate.** [`RestateTasks`] is the
+//! **MCP tasks on Restate** (feature `mcp-tasks`, which brings the
+//! `toolresult` MCP server and rmcp). [`RestateTasks`] is the
 //! [`TaskStore`](toolresult::mcp::TaskStore) of an MCP server whose long
 //! calls run as tasks: each task's call is an invocation of [`TaskRunner`]
 //! (a turn of one call, run by [`run_turn`]) and its record a
@@ -122,9 +123,11 @@
 )]
 
 mod parked;
+#[cfg(feature = "mcp-tasks")]
 mod tasks;
 mod turn;
 
 pub use parked::{AWAKEABLE_KEY, Parked};
+#[cfg(feature = "mcp-tasks")]
 pub use tasks::{RestateTasks, TaskRecords, TaskRunner};
 pub use turn::run_turn;
