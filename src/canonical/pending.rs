@@ -84,7 +84,7 @@ impl Request {
     /// `data` shows the call: `tool`, `arguments` (as the model sent
     /// them), `reason` (why it needs approval), the `requestedSchema` of
     /// an MCP form (a `decision`, `approve` or `reject`, and a `message`),
-    /// and `seal` when the toolbox seals approvals. Answer it with
+    /// and `seal` when the toolbox seals requests. Answer it with
     /// [`Answer::approve`], [`Answer::approve_edited`],
     /// [`Answer::approve_always`] or [`Answer::reject`].
     pub const APPROVAL: &'static str = "approval";
@@ -278,9 +278,27 @@ impl Answer {
     }
 
     /// The same answer carrying `request`'s seal (its `data.seal`), if it
-    /// has one: what an approval's answer must bring back.
+    /// has one: what the answer to a request of a toolbox that seals them
+    /// ([`Toolbox::seal_requests`](crate::toolbox::Toolbox::seal_requests))
+    /// must bring back. The decisions of an approval ([`approve`](Self::approve)
+    /// and the others) carry it already.
+    ///
+    /// ```
+    /// use serde_json::{Map, json};
+    /// use toolresult::canonical::{Answer, Request};
+    ///
+    /// let data = Map::from_iter([("seal".to_owned(), json!("v1.abc"))]);
+    /// let request = Request::input("Your name?").with_id("name-1").with_data(data);
+    /// let name = Map::from_iter([("name".to_owned(), json!("Ada"))]);
+    /// let answer = Answer::granted(&request.id, Some(name)).with_seal_of(&request);
+    /// assert_eq!(
+    ///     serde_json::to_string(&answer)?,
+    ///     r#"{"id":"name-1","ok":true,"data":{"name":"Ada","seal":"v1.abc"}}"#
+    /// );
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
     #[must_use]
-    pub(crate) fn with_seal_of(mut self, request: &Request) -> Self {
+    pub fn with_seal_of(mut self, request: &Request) -> Self {
         if let Some(seal) = request.data.as_ref().and_then(|data| data.get(SEAL)) {
             self.data
                 .get_or_insert_with(Map::new)

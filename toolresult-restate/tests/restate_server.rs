@@ -1058,7 +1058,7 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
     let mut toolbox = Toolbox::new()
         .timeout(Duration::from_secs(30))
         .retry(retry)
-        .seal_approvals(Keyring::new([5u8; 32])?);
+        .seal_requests(Keyring::new([5u8; 32])?);
 
     // Transient twice, then a success.
     let dir = state.to_owned();
