@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use rmcp::model::{
     ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest, InputRequests,
-    InputResponses, RequestParamsMeta,
+    InputResponses, RequestMetaObject, RequestParamsMeta,
 };
 use serde_json::{Map, Value, json};
 
@@ -113,7 +113,17 @@ pub(super) fn asks_of(
     let mut responses = InputResponses::new();
     for (key, request) in requests {
         match request {
-            InputRequest::Elicitation(elicit) => asks.push_back((key, elicit.params)),
+            InputRequest::Elicitation(elicit) => {
+                let mut params = elicit.params;
+                // rmcp reads the request's `_meta` into its extensions: it
+                // goes back with the question, for what the server shows.
+                if params.meta().is_none()
+                    && let Some(meta) = elicit.extensions.get::<RequestMetaObject>()
+                {
+                    params.set_meta(meta.clone());
+                }
+                asks.push_back((key, params));
+            }
             InputRequest::ListRoots(_) => {
                 responses.insert(key, json!({"roots": []}));
             }
