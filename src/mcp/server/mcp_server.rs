@@ -128,18 +128,11 @@ impl McpServer {
     /// The [`Answer::reason`](crate::canonical::Answer::reason) of a request
     /// the user dismissed without choosing.
     pub const CANCELLED: &'static str = super::elicit::CANCELLED;
-    /// The key of an elicitation's `_meta` under which the server shows
-    /// what the [`Request`](crate::canonical::Request) it asks for holds
-    /// beyond its prompt, URL and form: `{"kind": .., "data": {..}}`, its
-    /// data without its seal (which never leaves the server) or its
-    /// `requestedSchema`; absent for an `input` request with nothing more.
-    /// An approval shows the `tool`, the `arguments` and the `reason`. The
-    /// crate's client (`McpClient`, feature `mcp-client`) makes them the
-    /// kind and data of the request its local call parks on.
-    ///
-    /// ```
-    /// assert_eq!(toolresult::mcp::McpServer::REQUEST_META, "toolresult/request");
-    /// ```
+    /// The key of an elicitation's `_meta` where the server shows what the
+    /// request asked for holds beyond its prompt, URL and form: `{"kind",
+    /// "data"}`, its data without its seal or `requestedSchema` (an
+    /// approval's `tool`, `arguments` and `reason`); the crate's client
+    /// makes them its local request's kind and data.
     pub const REQUEST_META: &'static str = super::elicit::REQUEST_META;
 
     /// The default number of tools in a page of `tools/list`.
