@@ -291,6 +291,7 @@ impl ToolResult {
     /// Puts `request` in place of the request this result is suspended on
     /// (the same request, sealed); a result that is not suspended is left
     /// as it is.
+    #[cfg(feature = "seal")]
     pub(crate) fn replace_pending_request(&mut self, request: &Request) {
         if let (Some(pending), Ok(value)) = (
             self.metadata

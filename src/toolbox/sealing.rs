@@ -2,6 +2,7 @@
 //! request's seal over its call, and the checks of the seal an answer
 //! brings back.
 
+#[cfg(feature = "seal")]
 use serde_json::{Map, Value};
 
 use super::ResumeError;
@@ -47,9 +48,8 @@ impl Sealing {
     }
 
     /// Adds the seal of request `id` of `call` to `data`.
-    #[cfg_attr(not(feature = "seal"), allow(clippy::unused_self, unused_variables))]
+    #[cfg(feature = "seal")]
     fn seal_into(&self, call: &Call, id: &str, data: &mut Map<String, Value>) {
-        #[cfg(feature = "seal")]
         if let Some(keyring) = &self.keyring {
             let arguments = text_of(&call.arguments);
             let binding = binding(call, &arguments, id);
