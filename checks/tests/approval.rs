@@ -9,7 +9,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 use toolresult::canonical::{Answer, Request};
 use toolresult::provider::Call;
 use toolresult::retry::{RetryPolicy, StopReason};
@@ -335,6 +335,17 @@ fn an_approved_body_that_asks_for_input_is_not_asked_to_be_approved_again() {
         "the answer to request `notes` carries no seal"
     );
     assert_eq!(request_of(&made_up).id, "notes", "still parked on it");
+    // Changed on the way.
+    let mut changed = Answer::granted("notes", None).with_seal_of(&notes);
+    if let Some(Value::String(seal)) = changed.data.as_mut().and_then(|data| data.get_mut("seal")) {
+        seal.push('A');
+    }
+    let forged = resume(&toolbox, &approved, changed);
+    let why = refused(&forged).to_string();
+    assert!(
+        why.starts_with("the seal of the answer to request `notes` is forged: "),
+        "{why}"
+    );
     assert_eq!(runs.load(Ordering::SeqCst), 1);
     let done = resume(
         &toolbox,
