@@ -1509,29 +1509,26 @@ mod consume {
         let mut toolbox = Toolbox::new()
             .timeout(Duration::from_secs(10))
             .seal_requests(keyring.clone());
-        let count = Arc::clone(answered);
-        toolbox
-            .register(
-                tool::function(
-                    "greet",
-                    "Greet by name",
-                    move |_: NoArgs, cx: &CallContext| match cx.answer() {
-                        Some(answer) => {
-                            count.fetch_add(1, Ordering::SeqCst);
-                            let name = answer.data.as_ref().and_then(|d| d.get("name"));
-                            ToolResult::<String>::ok(format!(
-                                "hello, {}",
-                                name.and_then(Value::as_str).unwrap_or("stranger")
-                            ))
-                        }
-                        None => ToolResult::pending(
-                            Request::input("What is your name?").with_id("ask-name"),
-                        ),
-                    },
-                )
-                .unwrap(),
-            )
-            .unwrap();
+        // `greet`, and `greet_task`, the same run as a task only.
+        for (name, task) in [
+            ("greet", TaskSupport::Forbidden),
+            ("greet_task", TaskSupport::Required),
+        ] {
+            let count = Arc::clone(answered);
+            let greet = move |_: NoArgs, cx: &CallContext| match cx.answer() {
+                Some(answer) => {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    let name = answer.data.as_ref().and_then(|d| d.get("name"));
+                    let name = name.and_then(Value::as_str).unwrap_or("stranger");
+                    ToolResult::<String>::ok(format!("hello, {name}"))
+                }
+                None => {
+                    ToolResult::pending(Request::input("What is your name?").with_id("ask-name"))
+                }
+            };
+            let tool = tool::function(name, "Greet by name", greet).unwrap();
+            toolbox.register(tool.with_task_support(task)).unwrap();
+        }
         let count = Arc::clone(deployed);
         toolbox
             .register(
@@ -1692,6 +1689,59 @@ mod consume {
                     assert_eq!(deployed.load(Ordering::SeqCst), ran, "{version:?}");
                 }
             }
+        })
+        .await;
+    }
+
+    /// The same over a remote task's input request (2026-07-28): sealed
+    /// locally, refused without its seal before `tasks/update` is sent,
+    /// answered with it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_remote_tasks_question_is_sealed_and_only_its_genuine_answer_reaches_the_server() {
+        use toolresult::canonical::Answer;
+        use toolresult::toolbox::ResumeError;
+        bounded(async {
+            let (answered, deployed) = (Arc::default(), Arc::default());
+            let server = sealed_server(&answered, &deployed);
+            let client = http_client(&server, Version::Stateless).await;
+            let toolbox = sealed_toolbox_over(&client).await;
+            let parked = toolbox
+                .run([remote_call("t1", "greet_task", json!({}))])
+                .await
+                .remove(0);
+            let request = parked
+                .lowered
+                .result
+                .pending_request()
+                .unwrap_or_else(|| panic!("{:?}", parked.lowered.result));
+            assert_eq!(request.prompt, "What is your name?");
+            assert!(
+                request
+                    .data
+                    .as_ref()
+                    .is_some_and(|data| data["seal"].is_string())
+            );
+            let made_up = Answer::granted(&request.id, Some(named("Eve")));
+            let turn = Turn::default().resume(&parked, made_up).unwrap();
+            let refused = toolbox.run(turn).await.remove(0);
+            assert!(
+                matches!(
+                    refused.not_resumed.as_deref(),
+                    Some(ResumeError::Unsealed { .. })
+                ),
+                "{:?}",
+                refused.not_resumed
+            );
+            assert_eq!(
+                answered.load(Ordering::SeqCst),
+                0,
+                "the server heard nothing"
+            );
+            let genuine = Answer::granted(&request.id, Some(named("Ada"))).with_seal_of(&request);
+            let turn = Turn::default().resume(&parked, genuine).unwrap();
+            let done = toolbox.run(turn).await.remove(0);
+            assert_eq!(done.lowered.result.output, "hello, Ada");
+            assert_eq!(answered.load(Ordering::SeqCst), 1);
         })
         .await;
     }
