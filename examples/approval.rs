@@ -10,7 +10,7 @@
 //!
 //! To refuse made-up, altered, replayed or another call's answers (an
 //! answer that comes back from a browser, a chat, another service), give
-//! the toolbox a key: `Toolbox::new().seal_approvals(keyring)` (feature
+//! the toolbox a key: `Toolbox::new().seal_requests(keyring)` (feature
 //! `seal`). Without one, any answer whose id matches is taken.
 //!
 //! ```sh

@@ -9,7 +9,7 @@ use std::convert::Infallible;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 use toolresult::canonical::{Answer, Request};
 use toolresult::provider::Call;
 use toolresult::retry::{RetryPolicy, StopReason};
@@ -37,7 +37,7 @@ fn toolbox(keyring: Option<Keyring>) -> (Toolbox, Arc<AtomicU32>) {
             .retry_non_idempotent(true),
     );
     if let Some(keyring) = keyring {
-        toolbox = toolbox.seal_approvals(keyring);
+        toolbox = toolbox.seal_requests(keyring);
     }
     let count = Arc::clone(&runs);
     toolbox
@@ -306,7 +306,7 @@ fn a_tool_approved_always_in_a_store_the_caller_keeps_is_not_asked_about() {
 fn an_approved_body_that_asks_for_input_is_not_asked_to_be_approved_again() {
     let runs = Arc::new(AtomicU32::new(0));
     let count = Arc::clone(&runs);
-    let mut toolbox = Toolbox::new().seal_approvals(keyring());
+    let mut toolbox = Toolbox::new().seal_requests(keyring());
     toolbox
         .register(
             tool::function("release", "Release", move |_: Pay, cx: &CallContext<'_>| {
@@ -326,8 +326,32 @@ fn an_approved_body_that_asks_for_input_is_not_asked_to_be_approved_again() {
         .unwrap();
     let parked = block_on(toolbox.run([call("c1", "release", r#"{"cents":1}"#)])).remove(0);
     let approved = resume(&toolbox, &parked, Answer::approve(&request_of(&parked)));
-    assert_eq!(request_of(&approved).id, "notes", "the body's own question");
-    let done = resume(&toolbox, &approved, Answer::granted("notes", None));
+    let notes = request_of(&approved);
+    assert_eq!(notes.id, "notes", "the body's own question");
+    // Sealed like the approval: an answer without its seal is refused.
+    let made_up = resume(&toolbox, &approved, Answer::granted("notes", None));
+    assert_eq!(
+        refused(&made_up).to_string(),
+        "the answer to request `notes` carries no seal"
+    );
+    assert_eq!(request_of(&made_up).id, "notes", "still parked on it");
+    // Changed on the way.
+    let mut changed = Answer::granted("notes", None).with_seal_of(&notes);
+    if let Some(Value::String(seal)) = changed.data.as_mut().and_then(|data| data.get_mut("seal")) {
+        seal.push('A');
+    }
+    let forged = resume(&toolbox, &approved, changed);
+    let why = refused(&forged).to_string();
+    assert!(
+        why.starts_with("the seal of the answer to request `notes` is forged: "),
+        "{why}"
+    );
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    let done = resume(
+        &toolbox,
+        &approved,
+        Answer::granted("notes", None).with_seal_of(&notes),
+    );
     assert_eq!(done.lowered.result.output, "notes: true");
     assert_eq!(runs.load(Ordering::SeqCst), 2);
 }
@@ -451,7 +475,7 @@ fn a_forged_seal_is_refused() {
     assert_eq!(
         outcome.not_resumed.as_ref().unwrap().to_string(),
         format!(
-            "the seal of the answer to approval request `{}` is forged: sealed token was tampered with or sealed by another key: its mac does not match",
+            "the seal of the answer to request `{}` is forged: sealed token was tampered with or sealed by another key: its mac does not match",
             request.id
         )
     );

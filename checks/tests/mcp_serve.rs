@@ -1474,4 +1474,250 @@ mod consume {
         })
         .await;
     }
+
+    /// A server of the crate, its own requests sealed with a key of its
+    /// own: `greet` asks a name and counts the answers its body is given;
+    /// `deploy` needs a person's approval and counts its runs.
+    fn sealed_server(answered: &Arc<AtomicU32>, deployed: &Arc<AtomicU32>) -> McpServer {
+        let keyring =
+            toolresult::seal::Keyring::new(b"the server's key, 32 bytes or more").unwrap();
+        let mut toolbox = Toolbox::new()
+            .timeout(Duration::from_secs(10))
+            .seal_requests(keyring.clone());
+        // `greet`, and `greet_task`, the same run as a task only.
+        for (name, task) in [
+            ("greet", TaskSupport::Forbidden),
+            ("greet_task", TaskSupport::Required),
+        ] {
+            let count = Arc::clone(answered);
+            let greet = move |_: NoArgs, cx: &CallContext| match cx.answer() {
+                Some(answer) => {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    let name = answer.data.as_ref().and_then(|d| d.get("name"));
+                    let name = name.and_then(Value::as_str).unwrap_or("stranger");
+                    ToolResult::<String>::ok(format!("hello, {name}"))
+                }
+                None => {
+                    ToolResult::pending(Request::input("What is your name?").with_id("ask-name"))
+                }
+            };
+            let tool = tool::function(name, "Greet by name", greet).unwrap();
+            toolbox.register(tool.with_task_support(task)).unwrap();
+        }
+        let count = Arc::clone(deployed);
+        toolbox
+            .register(
+                tool::function("deploy", "Deploy", move |c: City| {
+                    count.fetch_add(1, Ordering::SeqCst);
+                    format!("deployed to {}", c.city)
+                })
+                .unwrap()
+                .with_approval(toolresult::tool::Approval::always()),
+            )
+            .unwrap();
+        McpServer::new(toolbox)
+            .unwrap()
+            .input_required(keyring, Duration::from_secs(60))
+    }
+
+    /// A toolbox of `client`'s tools that seals the requests its calls park on.
+    async fn sealed_toolbox_over(client: &McpClient) -> Toolbox {
+        let keyring = toolresult::seal::Keyring::new([3u8; 32]).unwrap();
+        toolbox_over(client).await.seal_requests(keyring)
+    }
+
+    fn named(name: &str) -> Map<String, Value> {
+        Map::from_iter([("name".to_owned(), json!(name))])
+    }
+
+    /// The crate's client against the crate's server, at both versions: a
+    /// remote question is sealed by the local toolbox as any request; an
+    /// answer without its seal, or with another call's, is refused before
+    /// anything goes to the server (its body never hears of it), and the
+    /// call stays parked; the genuine answer reaches it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_remote_question_is_sealed_and_only_its_genuine_answer_reaches_the_server() {
+        use toolresult::canonical::Answer;
+        use toolresult::toolbox::ResumeError;
+        bounded(async {
+            for version in VERSIONS {
+                let (answered, deployed) = (Arc::default(), Arc::default());
+                let client = http_client(&sealed_server(&answered, &deployed), version).await;
+                let toolbox = sealed_toolbox_over(&client).await;
+                // One at a time: a 2025 question is the one listening
+                // call's.
+                let mut parked = toolbox.run([remote_call("c1", "greet", json!({}))]).await;
+                parked.extend(toolbox.run([remote_call("c2", "greet", json!({}))]).await);
+                let request = |outcome: &toolresult::toolbox::CallOutcome| {
+                    outcome
+                        .lowered
+                        .result
+                        .pending_request()
+                        .unwrap_or_else(|| panic!("{version:?}: {:?}", outcome.lowered.result))
+                };
+                let (first, second) = (request(&parked[0]), request(&parked[1]));
+                assert_eq!(first.prompt, "What is your name?", "{version:?}");
+                let seal = first.data.as_ref().and_then(|data| data.get("seal"));
+                assert!(
+                    seal.and_then(Value::as_str).is_some_and(|seal| seal.starts_with("v1.")),
+                    "{version:?}: {first:?}"
+                );
+
+                // Made up without the seal.
+                let made_up = Answer::granted(&first.id, Some(named("Eve")));
+                let turn = Turn::default().resume(&parked[0], made_up).unwrap();
+                let refused = toolbox.run(turn).await.remove(0);
+                assert_eq!(
+                    refused.not_resumed.as_deref(),
+                    Some(&ResumeError::Unsealed { request: first.id.clone() }),
+                    "{version:?}"
+                );
+                assert_eq!(
+                    refused.not_resumed.as_ref().unwrap().to_string(),
+                    format!("the answer to request `{}` carries no seal", first.id)
+                );
+                assert_eq!(request(&refused).id, first.id, "{version:?}: still parked");
+
+                // The seal of the other call's question.
+                let borrowed = Answer::granted(&first.id, Some(named("Eve"))).with_seal_of(&second);
+                let turn = Turn::default().resume(&parked[0], borrowed).unwrap();
+                let refused = toolbox.run(turn).await.remove(0);
+                assert!(
+                    matches!(refused.not_resumed.as_deref(), Some(ResumeError::OtherCall { field, .. }) if field == "call"),
+                    "{version:?}: {:?}", refused.not_resumed
+                );
+                assert_eq!(answered.load(Ordering::SeqCst), 0, "{version:?}: the server heard nothing");
+
+                // The genuine answers, the seal carried back.
+                let genuine = Answer::granted(&first.id, Some(named("Ada"))).with_seal_of(&first);
+                let declined = Answer::declined(&second.id, "decline").with_seal_of(&second);
+                let turn = Turn::default()
+                    .resume(&parked[0], genuine)
+                    .unwrap()
+                    .resume(&parked[1], declined)
+                    .unwrap();
+                let done = toolbox.run(turn).await;
+                assert_eq!(done[0].lowered.result.output, "hello, Ada", "{version:?}");
+                assert!(done[0].not_resumed.is_none(), "{version:?}");
+                assert_eq!(done[1].lowered.result.output, "hello, stranger", "{version:?}");
+                assert_eq!(answered.load(Ordering::SeqCst), 2, "{version:?}");
+            }
+        })
+        .await;
+    }
+
+    /// A remote tool that asks a person's approval: the local caller sees
+    /// a request of kind `approval` showing the remote tool, arguments
+    /// and reason, and approving or rejecting it decides the remote call.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_remote_approval_is_the_local_callers_to_approve_or_reject() {
+        use toolresult::canonical::Answer;
+        bounded(async {
+            for version in VERSIONS {
+                let (answered, deployed) = (Arc::default(), Arc::default());
+                let client = http_client(&sealed_server(&answered, &deployed), version).await;
+                let toolbox = sealed_toolbox_over(&client).await;
+                for (decide, expected) in [
+                    (true, "deployed to Oslo"),
+                    (false, "the call of `deploy` was rejected"),
+                ] {
+                    let before = deployed.load(Ordering::SeqCst);
+                    let call = remote_call("c1", "deploy", json!({"city": "Oslo"}));
+                    let parked = toolbox.run([call]).await.remove(0);
+                    let request = parked.lowered.result.pending_request().unwrap_or_else(|| {
+                        panic!("{version:?} {decide}: {:?}", parked.lowered.result)
+                    });
+                    assert_eq!(request.kind, Request::APPROVAL, "{version:?}");
+                    assert_eq!(
+                        request.prompt,
+                        "Approve the call of `deploy`? (every call of this tool needs approval)",
+                        "{version:?}"
+                    );
+                    let data = request.data.clone().unwrap_or_default();
+                    assert_eq!(data["tool"], "deploy", "{version:?}");
+                    assert_eq!(data["arguments"], json!({"city": "Oslo"}), "{version:?}");
+                    assert_eq!(
+                        data["reason"], "every call of this tool needs approval",
+                        "{version:?}"
+                    );
+                    assert!(data["seal"].is_string(), "{version:?}: sealed locally");
+                    assert_eq!(
+                        deployed.load(Ordering::SeqCst),
+                        before,
+                        "{version:?}: not before"
+                    );
+                    let answer = if decide {
+                        Answer::approve(&request)
+                    } else {
+                        Answer::reject(&request, "frozen")
+                    };
+                    let turn = Turn::default().resume(&parked, answer).unwrap();
+                    let done = toolbox.run(turn).await.remove(0);
+                    let result = &done.lowered.result;
+                    assert!(
+                        result.output.contains(expected),
+                        "{version:?}: {}",
+                        result.output
+                    );
+                    assert_eq!(result.is_error, !decide, "{version:?}");
+                    let ran = before + u32::from(decide);
+                    assert_eq!(deployed.load(Ordering::SeqCst), ran, "{version:?}");
+                }
+            }
+        })
+        .await;
+    }
+
+    /// The same over a remote task's input request (2026-07-28): sealed
+    /// locally, refused without its seal before `tasks/update` is sent,
+    /// answered with it.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_remote_tasks_question_is_sealed_and_only_its_genuine_answer_reaches_the_server() {
+        use toolresult::canonical::Answer;
+        use toolresult::toolbox::ResumeError;
+        bounded(async {
+            let (answered, deployed) = (Arc::default(), Arc::default());
+            let server = sealed_server(&answered, &deployed);
+            let client = http_client(&server, Version::Stateless).await;
+            let toolbox = sealed_toolbox_over(&client).await;
+            let parked = toolbox
+                .run([remote_call("t1", "greet_task", json!({}))])
+                .await
+                .remove(0);
+            let request = parked
+                .lowered
+                .result
+                .pending_request()
+                .unwrap_or_else(|| panic!("{:?}", parked.lowered.result));
+            assert_eq!(request.prompt, "What is your name?");
+            assert!(
+                request
+                    .data
+                    .as_ref()
+                    .is_some_and(|data| data["seal"].is_string())
+            );
+            let made_up = Answer::granted(&request.id, Some(named("Eve")));
+            let turn = Turn::default().resume(&parked, made_up).unwrap();
+            let refused = toolbox.run(turn).await.remove(0);
+            assert!(
+                matches!(
+                    refused.not_resumed.as_deref(),
+                    Some(ResumeError::Unsealed { .. })
+                ),
+                "{:?}",
+                refused.not_resumed
+            );
+            assert_eq!(
+                answered.load(Ordering::SeqCst),
+                0,
+                "the server heard nothing"
+            );
+            let genuine = Answer::granted(&request.id, Some(named("Ada"))).with_seal_of(&request);
+            let turn = Turn::default().resume(&parked, genuine).unwrap();
+            let done = toolbox.run(turn).await.remove(0);
+            assert_eq!(done.lowered.result.output, "hello, Ada");
+            assert_eq!(answered.load(Ordering::SeqCst), 1);
+        })
+        .await;
+    }
 }

@@ -49,7 +49,7 @@ pub(crate) use part::MediaSource;
 pub use part_error::PartError;
 pub use part_kind::PartKind;
 pub use part_limit::PartLimit;
-#[cfg(all(feature = "toolbox", feature = "seal"))]
+#[cfg(any(all(feature = "toolbox", feature = "seal"), feature = "mcp-client"))]
 pub(crate) use pending::SEAL;
 #[cfg(feature = "toolbox")]
 pub(crate) use pending::{ALWAYS, ARGUMENTS};

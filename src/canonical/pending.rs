@@ -84,7 +84,7 @@ impl Request {
     /// `data` shows the call: `tool`, `arguments` (as the model sent
     /// them), `reason` (why it needs approval), the `requestedSchema` of
     /// an MCP form (a `decision`, `approve` or `reject`, and a `message`),
-    /// and `seal` when the toolbox seals approvals. Answer it with
+    /// and `seal` when the toolbox seals requests. Answer it with
     /// [`Answer::approve`], [`Answer::approve_edited`],
     /// [`Answer::approve_always`] or [`Answer::reject`].
     pub const APPROVAL: &'static str = "approval";
@@ -278,18 +278,23 @@ impl Answer {
     }
 
     /// The same answer carrying `request`'s seal (its `data.seal`), if it
-    /// has one: what an approval's answer must bring back. For whoever
-    /// asked the request on the tool's side and reads the answer from
-    /// someone else (a form's reply, an MCP elicitation result).
+    /// has one: what the answer to a request of a toolbox that seals them
+    /// ([`Toolbox::seal_requests`](crate::toolbox::Toolbox::seal_requests))
+    /// must bring back. The decisions of an approval ([`approve`](Self::approve)
+    /// and the others) carry it already.
     ///
     /// ```
-    /// use serde_json::json;
+    /// use serde_json::{Map, json};
     /// use toolresult::canonical::{Answer, Request};
     ///
-    /// let mut request = Request::new(Request::APPROVAL, "Deploy?").with_id("a1");
-    /// request.data = json!({"seal": "s3al"}).as_object().cloned();
-    /// let answer = Answer::granted("a1", None).with_seal_of(&request);
-    /// assert_eq!(serde_json::to_value(&answer)?, json!({"id": "a1", "ok": true, "data": {"seal": "s3al"}}));
+    /// let data = Map::from_iter([("seal".to_owned(), json!("v1.abc"))]);
+    /// let request = Request::input("Your name?").with_id("name-1").with_data(data);
+    /// let name = Map::from_iter([("name".to_owned(), json!("Ada"))]);
+    /// let answer = Answer::granted(&request.id, Some(name)).with_seal_of(&request);
+    /// assert_eq!(
+    ///     serde_json::to_string(&answer)?,
+    ///     r#"{"id":"name-1","ok":true,"data":{"name":"Ada","seal":"v1.abc"}}"#
+    /// );
     /// # Ok::<(), serde_json::Error>(())
     /// ```
     #[must_use]

@@ -288,6 +288,21 @@ impl ToolResult {
         }
     }
 
+    /// Puts `request` in place of the request this result is suspended on
+    /// (the same request, sealed); a result that is not suspended is left
+    /// as it is.
+    #[cfg(feature = "seal")]
+    pub(crate) fn replace_pending_request(&mut self, request: &Request) {
+        if let (Some(pending), Ok(value)) = (
+            self.metadata
+                .as_mut()
+                .and_then(|metadata| metadata.get_mut(Self::PENDING_KEY)),
+            serde_json::to_value(request),
+        ) {
+            *pending = value;
+        }
+    }
+
     /// Whether this result is a suspension.
     #[must_use]
     pub fn is_pending(&self) -> bool {

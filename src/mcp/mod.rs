@@ -22,7 +22,10 @@
 //!   grant what the user never saw); else a form whose `requestedSchema` is the
 //!   request's `data.requestedSchema` ([`McpServer::REQUESTED_SCHEMA`]), or, without
 //!   one, a single text field `input` for a request of kind `input` and no
-//!   field (a confirmation) for any other kind;
+//!   field (a confirmation) for any other kind; what the request holds
+//!   besides (its kind and data, an approval's tool, arguments and
+//!   reason, never its seal) goes in the elicitation's `_meta`
+//!   ([`McpServer::REQUEST_META`]);
 //! - `accept` is a granted answer whose `data` is what the user filled in;
 //!   `decline` and `cancel` are declined answers whose `reason` is
 //!   [`McpServer::DECLINED`] or [`McpServer::CANCELLED`];

@@ -154,7 +154,7 @@ impl<D: Driver> CallRun<'_, D> {
     }
 
     /// The checks of an answer to an approval: its id, its seal (when the
-    /// toolbox seals approvals), an edit against the tool's schema, and
+    /// toolbox seals requests), an edit against the tool's schema, and
     /// that the caller did not bring it before.
     fn check(
         &self,
@@ -164,8 +164,8 @@ impl<D: Driver> CallRun<'_, D> {
         from_turn: bool,
     ) -> Result<Verdict, ResumeError> {
         check_answer(request, answer)?;
-        let sealing = &self.toolbox.approvals;
-        sealing.open(self.call, request, answer)?;
+        let sealing = &self.toolbox.sealing;
+        sealing.open(self.call, answer)?;
         let verdict = verdict(answer);
         if let Verdict::Edit(arguments) = &verdict {
             let edited = Arguments::Json(Value::Object(arguments.clone()));
@@ -191,10 +191,11 @@ impl<D: Driver> CallRun<'_, D> {
         data.insert(ARGUMENTS.to_owned(), arguments.clone());
         data.insert("reason".to_owned(), Value::String(why));
         data.insert("requestedSchema".to_owned(), form());
-        self.toolbox.approvals.seal(self.call, &id, &mut data);
-        Request::new(Request::APPROVAL, prompt)
+        let mut request = Request::new(Request::APPROVAL, prompt)
             .with_id(id)
-            .with_data(data)
+            .with_data(data);
+        self.toolbox.sealing.seal(self.call, &mut request);
+        request
     }
 
     fn is_approved(&self, name: &str) -> bool {

@@ -74,10 +74,13 @@ impl<D: Driver> CallRun<'_, D> {
     /// An attempt's answer and what its retry policy says after it; an
     /// answer to keep is cut to the tool's budget.
     fn decided(&self, registered: &Registered, attempt: u32, mut lowered: Lowered) -> Attempt {
-        // Named here, inside the attempt, so that a journal keeps the id an
-        // answer will be matched to.
+        // Named and sealed here, inside the attempt, so that a journal
+        // keeps the id and the seal an answer will be matched to; here,
+        // once for every tool, so that no request a body makes goes out
+        // unsealed.
         lowered.result.name_pending_request();
         let toolbox = self.toolbox;
+        toolbox.sealing.seal_pending(self.call, &mut lowered.result);
         let tool = &registered.tool;
         let policy = registered.options.retry.as_ref().unwrap_or(&toolbox.retry);
         let decision = policy.decide(tool.safety(), &lowered, attempt);

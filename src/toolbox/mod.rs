@@ -46,8 +46,9 @@
 //! answer: [`Answer::approve`](crate::canonical::Answer::approve), with
 //! edited arguments, always for the rest of the turn, or
 //! [`reject`](crate::canonical::Answer::reject) with a message the model
-//! reads. [`Toolbox::seal_approvals`] refuses answers made up, changed,
-//! replayed or for another call.
+//! reads. [`Toolbox::seal_requests`] seals every request a call parks on,
+//! an approval or its body's own, and refuses answers made up, changed or
+//! for another call (an approval's, replayed) before the body runs.
 //!
 //! A synchronous tool runs inside the turn's task unless it
 //! [blocks](crate::tool::Tool::blocks) its thread, which runs it on tokio's
@@ -95,13 +96,13 @@
 
 pub(crate) mod answers;
 mod approval;
-mod approval_seal;
 mod attempt;
 mod driver;
 mod errors;
 mod outcome;
 mod registry;
 mod run;
+mod sealing;
 #[cfg(feature = "tracing")]
 mod span;
 mod streamed_turn;

@@ -40,6 +40,9 @@ pub struct CallOutcome {
     /// answers was answered with its pending request instead of resumed:
     /// the answer the driver gave back is for another request
     /// ([`ResumeError::OtherRequest`]: refused, never given to the tool),
+    /// its seal is refused (a toolbox that seals requests, for an answer a
+    /// driver or a [`Turn`](super::Turn) brings: [`ResumeError::Unsealed`],
+    /// [`Forged`](ResumeError::Forged), [`OtherCall`](ResumeError::OtherCall)),
     /// or the call was resumed as often as one turn allows
     /// ([`ResumeError::TooManyResumes`]). The call is still pending, and a
     /// later turn can resume it ([`Turn::resume`](super::Turn::resume)).

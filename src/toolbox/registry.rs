@@ -61,8 +61,8 @@ pub struct Toolbox {
     pub(super) early: bool,
     /// Whether the reader of `artifacts` is registered.
     reader: bool,
-    /// The keyring that seals approvals, and the approvals answered.
-    pub(super) approvals: super::approval_seal::Sealing,
+    /// The keyring that seals the requests calls park on, and the approvals answered.
+    pub(super) sealing: super::sealing::Sealing,
 }
 
 /// One registered tool and its own settings.
@@ -172,7 +172,7 @@ impl Toolbox {
             values: None,
             early: false,
             reader: false,
-            approvals: super::approval_seal::Sealing::default(),
+            sealing: super::sealing::Sealing::default(),
         }
     }
 

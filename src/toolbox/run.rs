@@ -18,13 +18,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::approval::Gate;
 use super::driver::InProcess;
-use super::turn::check_answer;
+use super::turn::{Resumed, check_answer};
 use super::{Attempt, CallOutcome, Driver, ResumeError, Toolbox, Turn, answers};
-use crate::Lowered;
-use crate::canonical::Answer;
+use crate::canonical::{Answer, Request};
 use crate::provider::Call;
 use crate::retry::{Decision, StopReason};
 use crate::tool::{Observer, Scope, Values, drop_quietly};
+use crate::{IntoToolResult, Lowered, ToolError, ToolResult};
 
 impl Toolbox {
     /// The most times one call is resumed with an answer in one turn on a
@@ -157,7 +157,7 @@ impl Toolbox {
         driver: &'a D,
         turn: TurnRun<'a>,
         call: Call,
-        answer: Option<&'a Answer>,
+        resumed: Option<&'a Resumed>,
     ) -> impl Future<Output = Result<CallOutcome, D::Error>> + Send + 'a {
         async move {
             // Attempts started so far: what a cancelled call reports.
@@ -167,7 +167,8 @@ impl Toolbox {
                 driver,
                 turn,
                 call: &call,
-                answer,
+                answer: resumed.map(|resumed| &resumed.answer),
+                parked: resumed.map(|resumed| &resumed.request),
                 tried: &tried,
             };
             let ended = match turn.cancellation {
@@ -259,6 +260,9 @@ pub(super) struct CallRun<'a, D> {
     pub(super) call: &'a Call,
     /// The answer the turn resumes the call with.
     pub(super) answer: Option<&'a Answer>,
+    /// The request that answer is for: what the call stays parked on when
+    /// the answer is refused.
+    pub(super) parked: Option<&'a Request>,
     /// Attempts started so far, read by a cancellation.
     pub(super) tried: &'a AtomicU32,
 }
@@ -303,6 +307,19 @@ impl<D: Driver> CallRun<'_, D> {
                         arguments = edited;
                     }
                 }
+            }
+            // The turn's answer to the body's own request is checked (its
+            // seal) before the body runs again; refused, the call stays
+            // parked on the request.
+            if let (Some(answer), Some(parked)) = (given, self.parked)
+                && let Err(refused) = self.toolbox.sealing.open(call, answer)
+            {
+                return Ok(Ended {
+                    lowered: ToolResult::<(), ToolError>::pending(parked.clone()).lower(),
+                    attempts: 0,
+                    stop: StopReason::Suspended,
+                    not_resumed: Some(Box::new(refused)),
+                });
             }
             let arguments = arguments.as_ref().unwrap_or(&call.arguments);
             // The answer the driver resumed the call with.
@@ -353,7 +370,9 @@ impl<D: Driver> CallRun<'_, D> {
                 let Some(answer) = driver.wait_for_answer(call, &request).await? else {
                     return Ok(ended);
                 };
-                if let Err(refused) = check_answer(&request, &answer) {
+                let checked = check_answer(&request, &answer)
+                    .and_then(|()| self.toolbox.sealing.open(call, &answer));
+                if let Err(refused) = checked {
                     ended.not_resumed = Some(Box::new(refused));
                     return Ok(ended);
                 }

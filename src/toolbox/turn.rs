@@ -57,14 +57,23 @@ use crate::tool::{CallEvent, Observer, Values};
 #[must_use = "a turn does nothing until a toolbox runs it"]
 pub struct Turn {
     pub(super) calls: Vec<Call>,
-    /// The answers of resumed calls, by their place in `calls` (shorter
-    /// than it when the calls after the last resumed one have none).
-    pub(super) answers: Vec<Option<Answer>>,
+    /// The answers of resumed calls, with the requests they answer, by
+    /// their place in `calls` (shorter than it when the calls after the
+    /// last resumed one have none).
+    pub(super) answers: Vec<Option<Resumed>>,
     pub(super) values: Option<Values>,
     pub(super) observer: Option<Observer>,
     pub(super) cancellation: Option<CancellationToken>,
     /// The tools whose calls need no approval in this turn.
     pub(super) approved: Vec<String>,
+}
+
+/// A parked call's request and the answer it is resumed with: the
+/// request is what the call stays parked on when the answer is refused.
+#[derive(Debug)]
+pub(super) struct Resumed {
+    pub(super) request: Request,
+    pub(super) answer: Answer,
 }
 
 /// Why a call could not be resumed.
@@ -104,16 +113,16 @@ pub enum ResumeError {
         /// The id the answer carries (cut to 64 characters).
         answer: String,
     },
-    /// The answer to an approval carries no seal, and the toolbox seals
-    /// approvals ([`Toolbox::seal_approvals`](super::Toolbox::seal_approvals)).
-    #[error("the answer to approval request `{request}` carries no seal")]
+    /// The answer carries no seal, and the toolbox seals the requests
+    /// calls park on ([`Toolbox::seal_requests`](super::Toolbox::seal_requests)).
+    #[error("the answer to request `{request}` carries no seal")]
     Unsealed {
         /// The request's id (cut to 64 characters).
         request: String,
     },
     /// The answer's seal is not one of the toolbox's: made up, or changed
     /// on the way.
-    #[error("the seal of the answer to approval request `{request}` is forged: {why}")]
+    #[error("the seal of the answer to request `{request}` is forged: {why}")]
     Forged {
         /// The request's id (cut to 64 characters).
         request: String,
@@ -125,7 +134,7 @@ pub enum ResumeError {
     /// `request`): an answer for another call, or for the call with its
     /// arguments changed since it was parked.
     #[error(
-        "the seal of the answer to approval request `{request}` was issued for another call: its `{field}` differs"
+        "the seal of the answer to request `{request}` was issued for another call: its `{field}` differs"
     )]
     OtherCall {
         /// The request's id (cut to 64 characters).
@@ -230,9 +239,11 @@ impl Turn {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     ///
-    /// An answer to an approval is checked further when the turn runs
-    /// (its seal, an edit against the tool's schema); one refused leaves
-    /// the call parked, saying why in
+    /// An answer is checked further when the turn runs, before the call's
+    /// body does: its seal, when the toolbox seals requests
+    /// ([`Toolbox::seal_requests`](super::Toolbox::seal_requests)), and
+    /// for an approval an edit against the tool's schema; one refused
+    /// leaves the call parked, saying why in
     /// [`CallOutcome::not_resumed`](super::CallOutcome::not_resumed).
     ///
     /// # Errors
@@ -245,7 +256,7 @@ impl Turn {
             .ok_or(ResumeError::NotPending)?;
         check_answer(&request, &answer)?;
         self.answers.resize_with(self.calls.len(), || None);
-        self.answers.push(Some(answer));
+        self.answers.push(Some(Resumed { request, answer }));
         self.calls.push(parked.call.clone());
         Ok(self)
     }

@@ -55,10 +55,13 @@ use crate::Parked;
 ///   `Answer` answers the call with its pending request. An approval's
 ///   decision is the awakeable's value, journaled: after a crash the body
 ///   of an approved call runs once, with the decision read back, and a
-///   toolbox that seals approvals
-///   ([`Toolbox::seal_approvals`](toolresult::toolbox::Toolbox::seal_approvals))
-///   refuses an answer without the request's seal, for another call, or
-///   made up by whoever can reach Restate's ingress.
+///   toolbox that seals requests
+///   ([`Toolbox::seal_requests`](toolresult::toolbox::Toolbox::seal_requests))
+///   refuses an answer, to an approval or to a body's own request, without
+///   the request's seal (`data.seal`, which the awakeable's resolver
+///   copies into the answer's `data`:
+///   [`Answer::with_seal_of`](toolresult::canonical::Answer::with_seal_of)),
+///   for another call, or made up by whoever can reach Restate's ingress.
 ///
 /// What the turn carries besides its calls is the handler's, not the
 /// journal's: its values are attached again each time Restate runs the

@@ -92,7 +92,7 @@ type Check = fn(&Harness) -> Result<(), String>;
 fn run_all(server: &Path) -> Result<usize, String> {
     let harness = Harness::start(server)?;
     // The kill-and-restart check goes last: it restarts the service.
-    let checks: [(&str, Check); 19] = [
+    let checks: [(&str, Check); 20] = [
         ("a_flaky_tool_is_answered_once_with_its_success", flaky_tool),
         (
             "a_permanent_failure_is_not_retried_and_answers_the_call",
@@ -131,6 +131,10 @@ fn run_all(server: &Path) -> Result<usize, String> {
         (
             "an_unsealed_answer_to_a_sealed_approval_is_refused",
             unsealed_approval,
+        ),
+        (
+            "an_unsealed_answer_to_a_bodys_sealed_request_is_refused",
+            unsealed_body_answer,
         ),
         (
             "a_task_outlives_the_replica_that_started_it_and_runs_once",
@@ -310,7 +314,12 @@ fn approval(h: &Harness) -> Result<(), String> {
         .ok_or("no awakeable id in the request")?
         .to_owned();
     expect_eq(&h.count("deploy-1.4.2"), &1, "runs before the answer")?;
-    h.resolve(&awakeable, &json!({"id": "approve-1.4.2", "ok": true}))?;
+    // The toolbox seals the body's own request too: the answer carries the
+    // seal back, as `Answer::with_seal_of` makes it.
+    let seal = &first["data"]["seal"];
+    expect_eq(&seal.is_string(), &true, "the request's seal")?;
+    let answer = json!({"id": "approve-1.4.2", "ok": true, "data": {"seal": seal}});
+    h.resolve(&awakeable, &answer)?;
     let turn = h.attach(&invocation)?;
     expect_eq(
         &turn.reply["content"][0],
@@ -534,12 +543,31 @@ fn unsealed_approval(h: &Harness) -> Result<(), String> {
     expect_eq(
         &turn.outcomes[0]["notResumed"],
         &json!(format!(
-            "the answer to approval request `{}` carries no seal",
+            "the answer to request `{}` carries no seal",
             request.id
         )),
         "why",
     )?;
     expect_eq(&h.count("forge"), &0, "runs of the body")
+}
+
+fn unsealed_body_answer(h: &Harness) -> Result<(), String> {
+    let invocation = h.send_turn(&[("toolu_unsealed", "deploy", json!({"version": "5.0.0"}))])?;
+    let awakeable = h.awakeable("toolu_unsealed")?;
+    // Made up by whoever can reach the ingress: the right id, no seal.
+    h.resolve(&awakeable, &json!({"id": "approve-5.0.0", "ok": true}))?;
+    let turn = h.attach(&invocation)?;
+    expect_eq(&turn.outcomes[0]["pending"], &json!(true), "still parked")?;
+    expect_eq(
+        &turn.outcomes[0]["notResumed"],
+        &json!("the answer to request `approve-5.0.0` carries no seal"),
+        "why",
+    )?;
+    expect_eq(
+        &h.count("deploy-5.0.0"),
+        &1,
+        "runs of the body: the first only",
+    )
 }
 
 /// The service is killed once the call is parked; the person approves
@@ -1210,7 +1238,7 @@ fn serve(addr: &str, state: PathBuf) -> ExitCode {
         eprintln!("the tasks' keyring did not build");
         return ExitCode::FAILURE;
     };
-    let mut task_toolbox = Toolbox::new().seal_approvals(keyring);
+    let mut task_toolbox = Toolbox::new().seal_requests(keyring);
     let charge = charge_tool(state.clone()).map(|charge| task_toolbox.register(charge).is_ok());
     let approved =
         approved_charge_tool(state.clone()).map(|tool| task_toolbox.register(tool).is_ok());
@@ -1257,7 +1285,7 @@ fn test_toolbox(state: &Path) -> Result<Toolbox, Box<dyn std::error::Error>> {
     let mut toolbox = Toolbox::new()
         .timeout(Duration::from_secs(30))
         .retry(retry)
-        .seal_approvals(Keyring::new([5u8; 32])?);
+        .seal_requests(Keyring::new([5u8; 32])?);
 
     // Transient twice, then a success.
     let dir = state.to_owned();

@@ -114,6 +114,9 @@ impl RemoteTool {
             options = options.with_meta(meta);
         }
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        // Followed before it is sent: a server may ask its question before
+        // the send returns.
+        let mut following = connection.routes.follow_unsent();
         let handle = match peer.send_cancellable_request(request, options).await {
             Ok(handle) => handle,
             Err(rmcp::service::ServiceError::McpError(refusal)) => {
@@ -121,8 +124,9 @@ impl RemoteTool {
             }
             Err(err) => return Err(read::broken(&self.name, err)),
         };
+        following.bind(handle.progress_token.clone());
         Ok(InFlight {
-            following: connection.routes.follow(handle.progress_token.clone()),
+            following,
             guard: CancelOnDrop {
                 peer: Some(peer.clone()),
                 id: handle.id.clone(),

@@ -4,7 +4,7 @@
 use rmcp::ClientHandler;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationAction,
-    ElicitationCapability, Implementation, ProtocolVersion,
+    ElicitationCapability, Implementation, ProtocolVersion, RequestParamsMeta,
 };
 use rmcp::service::{RequestContext, RoleClient, RunningService};
 use tokio::sync::oneshot;
@@ -54,6 +54,12 @@ impl ClientHandler for Handler {
         request: ElicitRequestParams,
         context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, rmcp::ErrorData> {
+        let mut request = request;
+        // rmcp hands the request's `_meta` to the context: it goes back
+        // with the question, for what the server shows of its request.
+        if request.meta().is_none() && !context.meta.0.is_empty() {
+            request.set_meta(context.meta.clone());
+        }
         let (reply, answer) = oneshot::channel();
         self.routes.ask(request, reply);
         tokio::select! {

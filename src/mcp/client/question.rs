@@ -6,11 +6,11 @@ use std::collections::VecDeque;
 
 use rmcp::model::{
     ElicitRequestParams, ElicitResult, ElicitationAction, InputRequest, InputRequests,
-    InputResponses,
+    InputResponses, RequestMetaObject, RequestParamsMeta,
 };
 use serde_json::{Map, Value, json};
 
-use crate::canonical::{Answer, Request};
+use crate::canonical::{Answer, Request, SEAL};
 
 /// Where a form's schema goes in the request's `data`, as the crate's
 /// server reads it (`McpServer::REQUESTED_SCHEMA`).
@@ -19,11 +19,17 @@ const REQUESTED_SCHEMA: &str = "requestedSchema";
 /// (`McpServer::CANCELLED`).
 const CANCELLED: &str = "cancel";
 
+/// The key of an elicitation's `_meta` where the crate's server shows the
+/// request's kind and data (`McpServer::REQUEST_META`).
+const REQUEST_META: &str = "toolresult/request";
+
 /// The request `id` a caller sees for `params`: a form is an `input`
 /// request whose `data.requestedSchema` is the form's schema; a URL
-/// elicitation is one with the `url` to visit.
+/// elicitation is one with the `url` to visit. What the server shows of
+/// its own request (its kind and data, under [`REQUEST_META`]: the tool,
+/// arguments and reason of an approval) is the request's kind and data.
 pub(super) fn request(id: String, params: &ElicitRequestParams) -> Request {
-    match params {
+    let asked = match params {
         ElicitRequestParams::FormElicitationParams {
             message,
             requested_schema,
@@ -47,7 +53,32 @@ pub(super) fn request(id: String, params: &ElicitRequestParams) -> Request {
                 .unwrap_or_default(),
         )
         .with_id(id),
+    };
+    shown(asked, params)
+}
+
+/// `asked` with the kind and data the server shows under
+/// [`REQUEST_META`]: its own keys (the form's schema) and a seal (only
+/// the local toolbox seals the local request) are never the server's to
+/// set.
+fn shown(mut asked: Request, params: &ElicitRequestParams) -> Request {
+    let Some(Value::Object(shown)) = params.meta().and_then(|meta| meta.0.get(REQUEST_META)) else {
+        return asked;
+    };
+    if let Some(kind) = shown.get("kind").and_then(Value::as_str)
+        && !kind.is_empty()
+    {
+        asked.kind = kind.to_owned();
     }
+    if let Some(Value::Object(data)) = shown.get("data") {
+        let own = asked.data.get_or_insert_with(Map::new);
+        for (key, value) in data {
+            if key != SEAL && !own.contains_key(key) {
+                own.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    asked
 }
 
 /// The server's reply for `answer`: a granted answer accepts with its
@@ -57,7 +88,9 @@ pub(super) fn reply(answer: &Answer, form: bool) -> ElicitResult {
     if answer.ok {
         let result = ElicitResult::new(ElicitationAction::Accept);
         if form {
-            let content = answer.data.clone().unwrap_or_default();
+            let mut content = answer.data.clone().unwrap_or_default();
+            // The local toolbox's seal, checked already: not the server's.
+            content.remove(SEAL);
             return result.with_content(Value::Object(content));
         }
         return result;
@@ -80,7 +113,17 @@ pub(super) fn asks_of(
     let mut responses = InputResponses::new();
     for (key, request) in requests {
         match request {
-            InputRequest::Elicitation(elicit) => asks.push_back((key, elicit.params)),
+            InputRequest::Elicitation(elicit) => {
+                let mut params = elicit.params;
+                // rmcp reads the request's `_meta` into its extensions: it
+                // goes back with the question, for what the server shows.
+                if params.meta().is_none()
+                    && let Some(meta) = elicit.extensions.get::<RequestMetaObject>()
+                {
+                    params.set_meta(meta.clone());
+                }
+                asks.push_back((key, params));
+            }
             InputRequest::ListRoots(_) => {
                 responses.insert(key, json!({"roots": []}));
             }
@@ -126,6 +169,34 @@ mod tests {
         assert_eq!(
             serde_json::to_value(reply(&Answer::declined("q1", "no"), true)).unwrap(),
             json!({"action": "decline"})
+        );
+    }
+
+    #[test]
+    fn what_the_server_shows_is_the_requests_kind_and_data_but_a_seal() {
+        let params: ElicitRequestParams = serde_json::from_value(json!({
+            "mode": "form", "message": "Approve?",
+            "requestedSchema": {"type": "object", "properties": {}},
+            "_meta": {"toolresult/request": {"kind": "approval", "data": {
+                "tool": "deploy", "reason": "always", "seal": "theirs",
+                "requestedSchema": "not the form's"}}},
+        }))
+        .unwrap();
+        let asked = request("q3".into(), &params);
+        assert_eq!(asked.kind, "approval");
+        assert_eq!(
+            serde_json::to_value(&asked.data).unwrap(),
+            json!({"requestedSchema": {"type": "object", "properties": {}},
+                "tool": "deploy", "reason": "always"})
+        );
+        // The local seal an answer carries stays here.
+        let data = Map::from_iter([
+            ("seal".to_owned(), json!("ours")),
+            ("always".to_owned(), json!(true)),
+        ]);
+        assert_eq!(
+            serde_json::to_value(reply(&Answer::granted("q3", Some(data)), true)).unwrap(),
+            json!({"action": "accept", "content": {"always": true}})
         );
     }
 

@@ -29,14 +29,22 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   an input-required result at 2026-07-28) parks the call: its result
 ///   is pending on a [`Request`](crate::canonical::Request) of kind
 ///   `input` (a form's schema in `data.requestedSchema`, a URL elicitation's
-///   `url`). Resumed with the [`Answer`](crate::canonical::Answer)
+///   `url`), or of the kind and with the data the crate's server shows
+///   (`McpServer::REQUEST_META`, feature `mcp-server`:
+///   a remote approval is a request of kind `approval` whose data holds
+///   the remote `tool`, `arguments` and `reason`, what the server says).
+///   A toolbox that seals requests
+///   ([`Toolbox::seal_requests`](crate::toolbox::Toolbox::seal_requests))
+///   seals it as any request a call parks on, and refuses an answer
+///   without its seal, or with another call's, before anything goes to
+///   the server. Resumed with the [`Answer`](crate::canonical::Answer)
 ///   ([`Turn::resume`](crate::toolbox::Turn::resume)), the answer goes back
-///   (granted: accepted with its `data` as the content; declined: declined,
-///   or cancelled when its reason is `cancel`), as the elicitation's reply
-///   to the call still in flight, or as the call sent again with its
-///   `inputResponses` and `requestState`. A parked call waits in its
-///   client's memory (the 64 most recent per connection; an older one is
-///   cancelled on its server).
+///   (granted: accepted with its `data`, but the seal, as the content;
+///   declined: declined, or cancelled when its reason is `cancel`), as the
+///   elicitation's reply to the call still in flight, or as the call sent
+///   again with its `inputResponses` and `requestState`. A parked call
+///   waits in its client's memory (the 64 most recent per connection; an
+///   older one is cancelled on its server).
 /// - A call the server refuses for want of scope (HTTP 403
 ///   `insufficient_scope`, over a transport authorized with rmcp's
 ///   `AuthClient`) parks on a [`Request`](crate::canonical::Request) of kind

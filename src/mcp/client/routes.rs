@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{
-    ElicitRequestParams, ElicitResult, LoggingMessageNotificationParam, ProgressNotificationParam,
-    ProgressToken,
+    ElicitRequestParams, ElicitResult, LoggingMessageNotificationParam, NumberOrString,
+    ProgressNotificationParam, ProgressToken,
 };
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use tokio::sync::oneshot;
@@ -129,17 +129,19 @@ impl Routes {
         }
     }
 
+    /// Follows the request a call is about to send, whose token is not
+    /// known yet ([`Following::bind`] gives it): a question the server
+    /// asks before the request is sent is the call's, as after.
+    pub(super) fn follow_unsent(&self) -> Following {
+        let unsent = format!("unsent-{}", self.next_id());
+        self.follow(ProgressToken(NumberOrString::String(unsent.into())))
+    }
+
     /// Follows `token`: the reports that came early, then every one after.
     pub(super) fn follow(&self, token: ProgressToken) -> Following {
         let (sender, heard) = unbounded_channel();
         let mut table = self.table();
-        table.early.retain(|report| {
-            let ours = report.progress_token == token;
-            if ours {
-                let _ = sender.send(Heard::Progress(report.clone()));
-            }
-            !ours
-        });
+        table.hand_early(&token, &sender);
         table.following.insert(
             token.clone(),
             Route {
@@ -155,7 +157,33 @@ impl Routes {
     }
 }
 
+impl Table {
+    /// Hands the reports for `token` that came early to `sender`.
+    fn hand_early(&mut self, token: &ProgressToken, sender: &UnboundedSender<Heard>) {
+        self.early.retain(|report| {
+            let ours = report.progress_token == *token;
+            if ours {
+                let _ = sender.send(Heard::Progress(report.clone()));
+            }
+            !ours
+        });
+    }
+}
+
 impl Following {
+    /// Follows `token`, the token of the request now sent, in place of
+    /// the one followed until now: the reports for it that came early,
+    /// then every one after.
+    pub(super) fn bind(&mut self, token: ProgressToken) {
+        let mut table = self.routes.table();
+        if let Some(route) = table.following.remove(&self.token) {
+            table.hand_early(&token, &route.sender);
+            table.following.insert(token.clone(), route);
+        }
+        drop(table);
+        self.token = token;
+    }
+
     /// Whether the call waits for its answer (and may be asked a
     /// question).
     pub(super) fn listen(&self, listening: bool) {
@@ -202,6 +230,31 @@ mod tests {
         routes.progress(report(1, 3.0));
         let _later = routes.follow(ProgressToken(NumberOrString::Number(1)));
         assert_eq!(routes.table().early.len(), 1, "token 2's report is kept");
+    }
+
+    #[test]
+    fn a_call_follows_its_request_before_it_is_sent() {
+        let routes = Routes::default();
+        let mut following = routes.follow_unsent();
+        // Asked before the request's token is known: the call's question.
+        routes.ask(
+            ElicitRequestParams::FormElicitationParams {
+                meta: None,
+                message: "?".into(),
+                requested_schema: rmcp::model::ElicitationSchema::builder().build_unchecked(),
+            },
+            oneshot::channel().0,
+        );
+        routes.progress(report(7, 1.0));
+        following.bind(ProgressToken(NumberOrString::Number(7)));
+        routes.progress(report(7, 2.0));
+        assert!(matches!(
+            following.heard.try_recv(),
+            Ok(Heard::Question(..))
+        ));
+        assert_eq!(progress_of(&mut following), [1.0, 2.0]);
+        drop(following);
+        assert!(routes.table().following.is_empty());
     }
 
     #[test]

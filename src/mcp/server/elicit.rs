@@ -8,12 +8,12 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolResponse, CallToolResult, ClientCapabilities, ElicitRequest, ElicitRequestParams,
     ElicitResult, ElicitationAction, ElicitationSchema, InputRequest, InputRequests,
-    InputRequiredResult, InputResponses,
+    InputRequiredResult, InputResponses, MetaObject, RequestMetaObject,
 };
 use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
 
-use crate::canonical::{Answer, Request};
+use crate::canonical::{Answer, Request, SEAL};
 use crate::provider::Call;
 use crate::toolbox::Driver;
 
@@ -23,6 +23,8 @@ pub(crate) const REQUESTED_SCHEMA: &str = "requestedSchema";
 pub(crate) const DECLINED: &str = "decline";
 /// See [`McpServer::CANCELLED`](super::McpServer::CANCELLED).
 pub(crate) const CANCELLED: &str = "cancel";
+/// See [`McpServer::REQUEST_META`](super::McpServer::REQUEST_META).
+pub(crate) const REQUEST_META: &str = "toolresult/request";
 
 /// The elicitation modes a client declared.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -160,7 +162,7 @@ pub(super) fn params(request: &Request, modes: Modes) -> Option<ElicitRequestPar
         return modes
             .url
             .then(|| ElicitRequestParams::UrlElicitationParams {
-                meta: None,
+                meta: shown(request),
                 message: request.prompt.clone(),
                 url: url.clone(),
                 elicitation_id: request.id.clone(),
@@ -184,10 +186,29 @@ pub(super) fn params(request: &Request, modes: Modes) -> Option<ElicitRequestPar
     };
     let requested_schema = serde_json::from_value::<ElicitationSchema>(schema).ok()?;
     Some(ElicitRequestParams::FormElicitationParams {
-        meta: None,
+        meta: shown(request),
         message: request.prompt.clone(),
         requested_schema,
     })
+}
+
+/// What `request` shows beyond its prompt, its URL and its form, under
+/// [`REQUEST_META`]: its kind and its data, but for its seal (the
+/// server's, which never leaves it) and its form's schema (which the
+/// elicitation carries). `None` for an `input` request with nothing more.
+fn shown(request: &Request) -> Option<RequestMetaObject> {
+    let mut data = request.data.clone().unwrap_or_default();
+    data.remove(REQUESTED_SCHEMA);
+    data.remove(SEAL);
+    if request.kind == Request::INPUT && data.is_empty() {
+        return None;
+    }
+    let mut shown = Map::from_iter([("kind".to_owned(), Value::String(request.kind.clone()))]);
+    if !data.is_empty() {
+        shown.insert("data".to_owned(), Value::Object(data));
+    }
+    let meta = Map::from_iter([(REQUEST_META.to_owned(), Value::Object(shown))]);
+    Some(RequestMetaObject(MetaObject(meta)))
 }
 
 /// The answer to request `id` of the client's reply: granted with the
@@ -227,8 +248,23 @@ mod tests {
         let approve = params(&Request::new("approval", "Deploy?").with_id("r2"), FORM).unwrap();
         assert_eq!(
             serde_json::to_string(&approve).unwrap(),
-            r#"{"mode":"form","message":"Deploy?","requestedSchema":{"type":"object","properties":{}}}"#
+            r#"{"mode":"form","_meta":{"toolresult/request":{"kind":"approval"}},"message":"Deploy?","requestedSchema":{"type":"object","properties":{}}}"#
         );
+    }
+
+    #[test]
+    fn what_a_request_shows_goes_in_the_meta_never_its_seal() {
+        let data = json!({"tool": "deploy", "arguments": {"env": "prod"}, "reason": "always",
+            "seal": "v1.secret", REQUESTED_SCHEMA: {"type": "object", "properties": {}}});
+        let Value::Object(data) = data else { panic!() };
+        let request = Request::new(Request::APPROVAL, "Deploy?").with_data(data);
+        let asked = serde_json::to_value(params(&request, FORM).unwrap()).unwrap();
+        assert_eq!(
+            asked["_meta"],
+            json!({"toolresult/request": {"kind": "approval", "data":
+                {"tool": "deploy", "arguments": {"env": "prod"}, "reason": "always"}}})
+        );
+        assert!(!asked.to_string().contains("v1.secret"), "{asked}");
     }
 
     #[test]
@@ -261,7 +297,7 @@ mod tests {
         };
         assert_eq!(
             serde_json::to_string(&params(&login, url).unwrap()).unwrap(),
-            r#"{"mode":"url","message":"Authorization required to continue","url":"https://example.com/login","elicitationId":"r3"}"#
+            r#"{"mode":"url","_meta":{"toolresult/request":{"kind":"authorization"}},"message":"Authorization required to continue","url":"https://example.com/login","elicitationId":"r3"}"#
         );
         assert!(params(&login, Modes::default()).is_none());
     }

@@ -128,6 +128,12 @@ impl McpServer {
     /// The [`Answer::reason`](crate::canonical::Answer::reason) of a request
     /// the user dismissed without choosing.
     pub const CANCELLED: &'static str = super::elicit::CANCELLED;
+    /// The key of an elicitation's `_meta` where the server shows what the
+    /// request asked for holds beyond its prompt, URL and form: `{"kind",
+    /// "data"}`, its data without its seal or `requestedSchema` (an
+    /// approval's `tool`, `arguments` and `reason`); the crate's client
+    /// makes them its local request's kind and data.
+    pub const REQUEST_META: &'static str = super::elicit::REQUEST_META;
 
     /// The default number of tools in a page of `tools/list`.
     pub const DEFAULT_PAGE_SIZE: usize = 100;
