@@ -1,6 +1,7 @@
 //! `RemoteTool`: a tool of an MCP server, called over its connection.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use rmcp::model::{JsonObject, Tool as McpTool};
 use schemars::Schema;
@@ -65,6 +66,8 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 pub struct RemoteTool {
     pub(super) connection: Arc<Connection>,
     pub(super) name: String,
+    /// The tool requires a task of 2025-11-25: its server said so.
+    pub(super) tasked: AtomicBool,
     title: Option<String>,
     description: String,
     input: Schema,
@@ -89,6 +92,7 @@ impl RemoteTool {
         Self {
             connection,
             name: tool.name.into_owned(),
+            tasked: AtomicBool::new(false),
             title: tool.title,
             description: tool.description.map(|d| d.into_owned()).unwrap_or_default(),
             input: Schema::from((*tool.input_schema).clone()),
