@@ -57,6 +57,14 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   server that runs tasks, is listened to for up to two seconds more
 ///   for the task to cancel, and only then sent `notifications/cancelled`
 ///   (at once, to a server that runs none).
+/// - A tool of a server of 2025-11-25 that requires a task (its
+///   experimental tasks) is called as one, and run as above: `tools/call`
+///   with a `task`, `tasks/get` until it ends, its result read with
+///   `tasks/result`, `tasks/cancel` when the local call is cancelled. (rmcp
+///   drops a listed tool's `execution`: the server's refusal of a call
+///   without a task, `-32601`, says that the tool requires one, and the
+///   call, which never ran, is sent again as a task, as every later call
+///   of the tool is.) Its questions are not asked of the caller yet.
 /// - A connection that fails or closes, a server that dies mid-call, is a
 ///   transient failure the retry policy reads (never a hang); a JSON-RPC
 ///   error from the server, or an answer that is not a tool result, is a
