@@ -5,8 +5,8 @@
 //! tool: declarations from its `tools/list`, results, its progress reaching
 //! the turn's observer, an `isError` result, a cancellation, the 2025
 //! handshake it speaks, its elicitation as the call's pending request, its
-//! tool that requires a task (2025-11-25) called to its result and
-//! cancelled mid-way.
+//! tool that requires a task (2025-11-25) called to its result, asking
+//! its question, and cancelled mid-way.
 //!
 //! Needs the server and Node 22: `.ci/mcp-servers.sh` installs both under
 //! `.ci/.conformance` (found there), or set `MCP_EVERYTHING_SERVER` to the
@@ -507,6 +507,54 @@ async fn a_task_of_a_cancelled_turn_is_cancelled_on_its_server() {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         assert_eq!(cancelled(), Some(json!("cancelled")));
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_question_is_the_calls_request_and_the_answer_goes_back() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child) = connect(&script, &node).await;
+        let toolbox = toolbox(&client).await;
+        let parked = toolbox
+            .run([call(
+                "c1",
+                "simulate-research-query",
+                json!({"topic": "python", "ambiguous": true}),
+            )])
+            .await;
+        let request = parked[0]
+            .lowered
+            .result
+            .pending_request()
+            .unwrap_or_else(|| panic!("{:?}", parked[0].lowered.result));
+        assert!(
+            request
+                .prompt
+                .contains("could have multiple interpretations"),
+            "{}",
+            request.prompt
+        );
+        let schema = &request.data.as_ref().unwrap()["requestedSchema"];
+        assert_eq!(schema["required"], json!(["interpretation"]));
+        let reply = toolresult::canonical::Answer::granted(
+            &request.id,
+            Some(serde_json::Map::from_iter([(
+                "interpretation".to_owned(),
+                json!("snake"),
+            )])),
+        );
+        let done = toolbox
+            .run(Turn::default().resume(&parked[0], reply).unwrap())
+            .await;
+        let output = &done[0].lowered.result.output;
+        assert!(
+            output.contains("# Research Report: python (snake)"),
+            "{output}"
+        );
     })
     .await;
 }

@@ -135,11 +135,24 @@ impl RemoteTool {
                 id: handle.id.clone(),
                 answer: Box::pin(handle.await_response()),
                 task,
+                then: None,
             },
             increasing: Default::default(),
             arguments,
             round,
         })
+    }
+
+    /// Waits for the answer to a request of the call that is no
+    /// `tools/call` (a task's `tasks/result`), as for the call's.
+    pub(super) async fn wait_for(&self, flight: InFlight, cx: &CallContext<'static>) -> Lowered {
+        match self.wait(flight, cx).await {
+            Waited::Done(lowered) => lowered,
+            Waited::Again(..) => read::permanent(format!(
+                "the mcp server answered `{}` with something other than a tool result",
+                self.name
+            )),
+        }
     }
 
     /// Waits for the call's answer, passing on what the server says
@@ -179,6 +192,8 @@ impl RemoteTool {
                     if let Ok(answer) = &answered
                         && let Some(task) = legacy::created(answer)
                     {
+                        // Its questions are the task's request's to hear.
+                        drop(flight);
                         return Waited::Done(self.run_task(task, true, cx).await);
                     }
                     if !flight.guard.task && self.legacy() && legacy::needs_task(&answered) {

@@ -11,6 +11,7 @@ use rmcp::service::{Peer, RoleClient, ServiceError};
 
 use super::legacy;
 use super::routes::{Following, Heard};
+use super::task::CancelTask;
 use crate::mcp::increasing::Increasing;
 use crate::tool::CallContext;
 
@@ -67,6 +68,8 @@ pub(super) struct CancelOnDrop {
     /// Sent as a task of 2025-11-25 (whose server rmcp cannot tell runs
     /// tasks).
     pub(super) task: bool,
+    /// The task whose result the request waits for, cancelled with it.
+    pub(super) then: Option<CancelTask>,
 }
 
 /// How long a let-go call of a server that runs tasks is listened to for
@@ -77,6 +80,9 @@ impl CancelOnDrop {
     /// The request was answered: nothing to cancel.
     pub(super) fn disarm(&mut self) {
         self.peer = None;
+        if let Some(task) = &mut self.then {
+            task.disarm();
+        }
     }
 }
 

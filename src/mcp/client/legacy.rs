@@ -3,13 +3,22 @@
 //! task; `tasks/get` for its status, `tasks/result` for its result once
 //! it ended, `tasks/cancel`. Sent as custom requests, their answers read
 //! from JSON, and handed to the one poller as the tasks extension's types.
+//! A task waiting for input asks its questions (`elicitation/create`)
+//! while `tasks/result` is pending, as a call in flight does.
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientRequest, ContentBlock, CustomRequest,
-    DetailedTask, JsonObject, ServerResult, Task, TaskPayload, TaskStatus,
+    DetailedTask, InputRequests, JsonObject, ServerResult, Task, TaskPayload, TaskStatus,
 };
-use rmcp::service::{Peer, RoleClient, ServiceError};
+use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::{Value, json};
+
+use super::flight::{CancelOnDrop, InFlight};
+use super::read;
+use super::remote::RemoteTool;
+use super::task::CancelTask;
+use crate::Lowered;
+use crate::tool::CallContext;
 
 /// The JSON-RPC code of a server's refusal of a call of a tool that
 /// requires a task, made without one.
@@ -54,14 +63,14 @@ pub(super) fn created(answered: &ServerResult) -> Option<Task> {
     task(raw.0.get("task")?)
 }
 
-/// A task as the server describes it; its status `input_required` reads
-/// as working (the server waits for the answer to its own question).
+/// A task as the server describes it.
 fn task(raw: &Value) -> Option<Task> {
     let text = |key: &str| raw.get(key).and_then(Value::as_str);
     let status = match text("status")? {
         "completed" => TaskStatus::Completed,
         "failed" => TaskStatus::Failed,
         "cancelled" => TaskStatus::Cancelled,
+        "input_required" => TaskStatus::InputRequired,
         _ => TaskStatus::Working,
     };
     let mut task = Task::new(
@@ -101,6 +110,10 @@ pub(super) async fn get(peer: &Peer<RoleClient>, id: &str) -> Result<DetailedTas
             }
         }
         TaskStatus::Cancelled => TaskPayload::Cancelled,
+        // Its questions come with `tasks/result` (see `task_result`).
+        TaskStatus::InputRequired => TaskPayload::InputRequired {
+            input_requests: InputRequests::default(),
+        },
         _ => TaskPayload::Working,
     };
     Ok(DetailedTask::new(task, payload))
@@ -109,6 +122,42 @@ pub(super) async fn get(peer: &Peer<RoleClient>, id: &str) -> Result<DetailedTas
 /// Cancels the task `id` (`tasks/cancel`).
 pub(super) async fn cancel(peer: &Peer<RoleClient>, id: String) {
     let _ = peer.send_request(request("tasks/cancel", &id)).await;
+}
+
+impl RemoteTool {
+    /// The result of a task waiting for input: `tasks/result`, pending
+    /// until the task ends, through which the server asks its questions,
+    /// each asked of the caller as a call's are. `guard` cancels the task
+    /// if the call is let go first.
+    pub(super) async fn task_result(
+        &self,
+        guard: CancelTask,
+        cx: &CallContext<'static>,
+    ) -> Lowered {
+        let peer = self.connection.service.peer();
+        let asked = request("tasks/result", guard.id());
+        let handle = match peer
+            .send_cancellable_request(asked, PeerRequestOptions::no_options())
+            .await
+        {
+            Ok(handle) => handle,
+            Err(err) => return read::read(&self.name, Err(err)),
+        };
+        let flight = InFlight {
+            following: self.connection.routes.follow(handle.progress_token.clone()),
+            guard: CancelOnDrop {
+                peer: Some(peer.clone()),
+                id: handle.id.clone(),
+                answer: Box::pin(handle.await_response()),
+                task: true,
+                then: Some(guard),
+            },
+            increasing: Default::default(),
+            arguments: JsonObject::new(),
+            round: 0,
+        };
+        self.wait_for(flight, cx).await
+    }
 }
 
 fn request(method: &str, id: &str) -> ClientRequest {

@@ -64,7 +64,9 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   drops a listed tool's `execution`: the server's refusal of a call
 ///   without a task, `-32601`, says that the tool requires one, and the
 ///   call, which never ran, is sent again as a task, as every later call
-///   of the tool is.) Its questions are not asked of the caller yet.
+///   of the tool is.) A task waiting for input is asked for its result,
+///   through which its server asks its questions (`elicitation/create`),
+///   asked of the caller and answered as a call's elicitations are.
 /// - A connection that fails or closes, a server that dies mid-call, is a
 ///   transient failure the retry policy reads (never a hang); a JSON-RPC
 ///   error from the server, or an answer that is not a tool result, is a

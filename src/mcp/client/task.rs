@@ -162,6 +162,9 @@ impl RemoteTool {
                         self.name
                     ));
                 }
+                TaskPayload::InputRequired { .. } if polling.guard.legacy => {
+                    return Box::pin(self.task_result(polling.guard, cx)).await;
+                }
                 TaskPayload::InputRequired { input_requests } => {
                     let (mut asks, mut responses) = question::asks_of(input_requests);
                     asks.retain(|(key, _)| !polling.answered.contains(key));
@@ -198,6 +201,17 @@ pub(super) struct CancelTask {
     peer: Option<Peer<RoleClient>>,
     id: String,
     legacy: bool,
+}
+
+impl CancelTask {
+    pub(super) fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The task ended: nothing to cancel.
+    pub(super) fn disarm(&mut self) {
+        self.peer = None;
+    }
 }
 
 impl Drop for CancelTask {
