@@ -2,12 +2,13 @@
 //! with its answer, sent again with the inputs the server asked for.
 #![allow(deprecated)] // MCP's logging utility (SEP-2577) is still the 2025 revisions'.
 
+use std::sync::atomic::Ordering;
+
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientRequest, InputRequiredResult, JsonObject,
     ProtocolVersion, RequestMetaObject, ServerResult,
 };
 use rmcp::service::PeerRequestOptions;
-use std::sync::atomic::Ordering;
 
 use super::flight::{CancelOnDrop, InFlight};
 use super::legacy;

@@ -132,7 +132,8 @@ impl RemoteTool {
                 Ok(polled) => polled,
                 Err(err) => return read::read(&self.name, Err(err)),
             };
-            // A server may suggest an interval once, at the task's creation.
+            // None suggested now, the last suggestion holds (rmcp drops
+            // the `pollInterval` of some answers of 2025-11-25).
             polling.interval = polled.task.poll_interval_ms.or(polling.interval);
             tell(&mut polling.said, polled.task.status_message, cx);
             match polled.payload {
