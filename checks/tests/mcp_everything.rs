@@ -4,7 +4,9 @@
 //! child process's stdio and run in one `Toolbox` beside an in-process
 //! tool: declarations from its `tools/list`, results, its progress reaching
 //! the turn's observer, an `isError` result, a cancellation, the 2025
-//! handshake it speaks, its elicitation as the call's pending request.
+//! handshake it speaks, its elicitation as the call's pending request, its
+//! tool that requires a task (2025-11-25) called to its result, asking
+//! its question, and cancelled mid-way.
 //!
 //! Needs the server and Node 22: `.ci/mcp-servers.sh` installs both under
 //! `.ci/.conformance` (found there), or set `MCP_EVERYTHING_SERVER` to the
@@ -15,6 +17,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use toolresult::mcp::McpClient;
@@ -67,6 +72,68 @@ async fn connect(script: &PathBuf, node: &PathBuf) -> (McpClient, tokio::process
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct City {
     city: String,
+}
+
+/// What the client sent and heard, as JSON, in order.
+type Said = Arc<Mutex<Vec<Value>>>;
+
+/// The client's transport, recording every message either way.
+struct Recorded<T> {
+    inner: T,
+    said: Said,
+}
+
+impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.said
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&item).unwrap());
+        self.inner.send(item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let message = self.inner.receive().await?;
+        self.said
+            .lock()
+            .unwrap()
+            .push(serde_json::to_value(&message).unwrap());
+        Some(message)
+    }
+
+    fn close(&mut self) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+/// The server as a child process, connected through a recorded transport.
+async fn connect_recorded(
+    script: &PathBuf,
+    node: &PathBuf,
+) -> (McpClient, tokio::process::Child, Said) {
+    let mut child = tokio::process::Command::new(node)
+        .arg(script)
+        .arg("stdio")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let stdin = child.stdin.take().unwrap();
+    let said = Said::default();
+    let transport = Recorded {
+        inner: AsyncRwTransport::<RoleClient, _, _>::new_client(stdout, stdin),
+        said: Arc::clone(&said),
+    };
+    let client = McpClient::connect(transport).await.unwrap();
+    (client, child, said)
 }
 
 /// The server's tools, and an in-process `local_echo`, in one toolbox.
@@ -326,6 +393,168 @@ async fn the_servers_elicitation_is_the_calls_request_and_the_answer_goes_back()
             let output = &done[0].lowered.result.output;
             assert!(output.contains(expected), "{output}");
         }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_that_requires_a_task_is_called_as_one_to_its_result() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child) = connect(&script, &node).await;
+        let toolbox = toolbox(&client).await;
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&logs);
+        let turn = Turn::new([call(
+            "c1",
+            "simulate-research-query",
+            json!({"topic": "rust ownership"}),
+        )])
+        .with_observer(move |event: &CallEvent<'_>| {
+            if let CallEvent::Log { message, .. } = *event {
+                sink.lock().unwrap().push(message.to_owned());
+            }
+        });
+        let done = toolbox.run(turn).await;
+        let result = &done[0].lowered.result;
+        assert!(!result.is_error, "{}", result.output);
+        assert!(
+            result.output.contains("# Research Report: rust ownership"),
+            "{}",
+            result.output
+        );
+        // The task's status messages reached the call's log, each once.
+        let logs = logs.lock().unwrap().clone();
+        assert_eq!(
+            logs.first().map(String::as_str),
+            Some("Gathering sources...")
+        );
+        assert!(logs.len() >= 2, "{logs:?}");
+        assert!(logs.windows(2).all(|pair| pair[0] != pair[1]), "{logs:?}");
+        // Called again, it is a task at once.
+        let again = toolbox
+            .run([call(
+                "c2",
+                "simulate-research-query",
+                json!({"topic": "tides"}),
+            )])
+            .await;
+        assert!(
+            again[0]
+                .lowered
+                .result
+                .output
+                .contains("# Research Report: tides"),
+            "{}",
+            again[0].lowered.result.output
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_task_of_a_cancelled_turn_is_cancelled_on_its_server() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child, said) = connect_recorded(&script, &node).await;
+        let toolbox = toolbox(&client).await;
+        let token = CancellationToken::new();
+        let cancel = token.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(1500)).await;
+            cancel.cancel();
+        });
+        let started = Instant::now();
+        let turn = Turn::new([call(
+            "c1",
+            "simulate-research-query",
+            json!({"topic": "rust"}),
+        )])
+        .with_cancellation(token);
+        let done = toolbox.run(turn).await;
+        assert!(
+            started.elapsed() < Duration::from_secs(3),
+            "{:?}",
+            started.elapsed()
+        );
+        assert_eq!(
+            done[0].lowered.result.output,
+            r#"{"error":{"message":"the call was cancelled before it finished"}}"#
+        );
+        // The task the server created is cancelled, in its own words.
+        let created = || {
+            let said = said.lock().unwrap();
+            said.iter()
+                .find_map(|m| m["result"]["task"]["taskId"].as_str().map(str::to_owned))
+        };
+        let task = created().expect("the server created a task");
+        let cancelled = || {
+            let said = said.lock().unwrap();
+            let asked = said.iter().find_map(|m| {
+                (m["method"] == "tasks/cancel" && m["params"]["taskId"] == task.as_str())
+                    .then(|| m["id"].clone())
+            })?;
+            said.iter()
+                .find(|m| m["id"] == asked && m.get("method").is_none())
+                .map(|m| m["result"]["status"].clone())
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while cancelled().is_none() && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(cancelled(), Some(json!("cancelled")));
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tasks_question_is_the_calls_request_and_the_answer_goes_back() {
+    let Some((script, node)) = server() else {
+        return;
+    };
+    bounded(async {
+        let (client, _child) = connect(&script, &node).await;
+        let toolbox = toolbox(&client).await;
+        let parked = toolbox
+            .run([call(
+                "c1",
+                "simulate-research-query",
+                json!({"topic": "python", "ambiguous": true}),
+            )])
+            .await;
+        let request = parked[0]
+            .lowered
+            .result
+            .pending_request()
+            .unwrap_or_else(|| panic!("{:?}", parked[0].lowered.result));
+        assert!(
+            request
+                .prompt
+                .contains("could have multiple interpretations"),
+            "{}",
+            request.prompt
+        );
+        let schema = &request.data.as_ref().unwrap()["requestedSchema"];
+        assert_eq!(schema["required"], json!(["interpretation"]));
+        let reply = toolresult::canonical::Answer::granted(
+            &request.id,
+            Some(serde_json::Map::from_iter([(
+                "interpretation".to_owned(),
+                json!("snake"),
+            )])),
+        );
+        let done = toolbox
+            .run(Turn::default().resume(&parked[0], reply).unwrap())
+            .await;
+        let output = &done[0].lowered.result.output;
+        assert!(
+            output.contains("# Research Report: python (snake)"),
+            "{output}"
+        );
     })
     .await;
 }

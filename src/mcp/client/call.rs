@@ -2,6 +2,8 @@
 //! with its answer, sent again with the inputs the server asked for.
 #![allow(deprecated)] // MCP's logging utility (SEP-2577) is still the 2025 revisions'.
 
+use std::sync::atomic::Ordering;
+
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, ClientRequest, InputRequiredResult, JsonObject,
     ProtocolVersion, RequestMetaObject, ServerResult,
@@ -9,6 +11,7 @@ use rmcp::model::{
 use rmcp::service::PeerRequestOptions;
 
 use super::flight::{CancelOnDrop, InFlight};
+use super::legacy;
 use super::parked::{InputRound, Parked};
 use super::question;
 use super::read;
@@ -99,7 +102,7 @@ impl RemoteTool {
 
     /// Sends `tools/call` with `params` (with the log level in its
     /// `_meta` for a server of 2026-07-28, which has no session to set it
-    /// in).
+    /// in; as a task for a server of 2025-11-25 whose tool requires one).
     async fn send(&self, params: CallToolRequestParams, round: u32) -> Result<InFlight, Lowered> {
         let connection = &self.connection;
         let peer = connection.service.peer();
@@ -113,7 +116,12 @@ impl RemoteTool {
             meta.set_log_level(to_rmcp(level));
             options = options.with_meta(meta);
         }
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let task = !modern && self.tasked.load(Ordering::Relaxed);
+        let request = if task {
+            legacy::task_call(&params)
+        } else {
+            ClientRequest::CallToolRequest(CallToolRequest::new(params))
+        };
         // Followed before it is sent: a server may ask its question before
         // the send returns.
         let mut following = connection.routes.follow_unsent();
@@ -131,11 +139,25 @@ impl RemoteTool {
                 peer: Some(peer.clone()),
                 id: handle.id.clone(),
                 answer: Box::pin(handle.await_response()),
+                task,
+                then: None,
             },
             increasing: Default::default(),
             arguments,
             round,
         })
+    }
+
+    /// Waits for the answer to a request of the call that is no
+    /// `tools/call` (a task's `tasks/result`), as for the call's.
+    pub(super) async fn wait_for(&self, flight: InFlight, cx: &CallContext<'static>) -> Lowered {
+        match self.wait(flight, cx).await {
+            Waited::Done(lowered) => lowered,
+            Waited::Again(..) => read::permanent(format!(
+                "the mcp server answered `{}` with something other than a tool result",
+                self.name
+            )),
+        }
     }
 
     /// Waits for the call's answer, passing on what the server says
@@ -172,12 +194,26 @@ impl RemoteTool {
                         flight.hear(heard, cx);
                     }
                     flight.guard.disarm();
+                    if let Ok(answer) = &answered
+                        && let Some(task) = legacy::created(answer)
+                    {
+                        // Its questions are the task's request's to hear.
+                        drop(flight);
+                        return Waited::Done(self.run_task(task, true, cx).await);
+                    }
+                    if !flight.guard.task && self.legacy() && legacy::needs_task(&answered) {
+                        // The tool requires a task: from now on it is called as one.
+                        self.tasked.store(true, Ordering::Relaxed);
+                        let params = CallToolRequestParams::new(self.name.clone())
+                            .with_arguments(flight.arguments);
+                        return Waited::Again(params, flight.round);
+                    }
                     return match answered {
                         Ok(ServerResult::InputRequiredResult(asked)) => {
                             self.input_required(asked, flight.arguments, flight.round)
                         }
                         Ok(ServerResult::CreateTaskResult(created)) => {
-                            Waited::Done(self.run_task(created.task, cx).await)
+                            Waited::Done(self.run_task(created.task, false, cx).await)
                         }
                         Err(err) => match read::insufficient_scope(&err) {
                             Some(challenge) => self.authorizing(&challenge, flight.arguments),
@@ -188,6 +224,13 @@ impl RemoteTool {
                 }
             }
         }
+    }
+
+    /// Whether the server speaks a revision before 2026-07-28.
+    fn legacy(&self) -> bool {
+        let peer = self.connection.service.peer();
+        peer.peer_info()
+            .is_some_and(|info| info.protocol_version < ProtocolVersion::V_2026_07_28)
     }
 
     /// A call the server answered with an input-required result: its

@@ -9,7 +9,9 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RoleClient, ServiceError};
 
+use super::legacy;
 use super::routes::{Following, Heard};
+use super::task::CancelTask;
 use crate::mcp::increasing::Increasing;
 use crate::tool::CallContext;
 
@@ -63,6 +65,11 @@ pub(super) struct CancelOnDrop {
     pub(super) peer: Option<Peer<RoleClient>>,
     pub(super) id: RequestId,
     pub(super) answer: Answering,
+    /// Sent as a task of 2025-11-25 (whose server rmcp cannot tell runs
+    /// tasks).
+    pub(super) task: bool,
+    /// The task whose result the request waits for, cancelled with it.
+    pub(super) then: Option<CancelTask>,
 }
 
 /// How long a let-go call of a server that runs tasks is listened to for
@@ -73,6 +80,9 @@ impl CancelOnDrop {
     /// The request was answered: nothing to cancel.
     pub(super) fn disarm(&mut self) {
         self.peer = None;
+        if let Some(task) = &mut self.then {
+            task.disarm();
+        }
     }
 }
 
@@ -84,15 +94,23 @@ impl Drop for CancelOnDrop {
         };
         let id = self.id.clone();
         let mut answer = std::mem::replace(&mut self.answer, Box::pin(std::future::pending()));
-        let tasks = peer
-            .peer_info()
-            .is_some_and(|info| info.capabilities.supports_tasks());
+        let legacy_task = self.task;
+        let tasks = legacy_task
+            || peer
+                .peer_info()
+                .is_some_and(|info| info.capabilities.supports_tasks());
         runtime.spawn(async move {
             if tasks {
                 match tokio::time::timeout(TASK_GRACE, &mut answer).await {
                     Ok(Ok(ServerResult::CreateTaskResult(created))) => {
                         let task = CancelTaskParams::new(created.task.task_id);
                         let _ = peer.cancel_task(task).await;
+                        return;
+                    }
+                    Ok(Ok(answered)) if legacy_task => {
+                        if let Some(task) = legacy::created(&answered) {
+                            legacy::cancel(&peer, task.task_id).await;
+                        }
                         return;
                     }
                     // Answered (or the connection gone): nothing runs on.

@@ -5,6 +5,7 @@
 mod call;
 mod connection;
 mod flight;
+mod legacy;
 mod mcp_client;
 mod parked;
 mod question;

@@ -1,6 +1,7 @@
 //! `RemoteTool`: a tool of an MCP server, called over its connection.
 
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
 use rmcp::model::{JsonObject, Tool as McpTool};
 use schemars::Schema;
@@ -64,6 +65,16 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 ///   server that runs tasks, is listened to for up to two seconds more
 ///   for the task to cancel, and only then sent `notifications/cancelled`
 ///   (at once, to a server that runs none).
+/// - A tool of a server of 2025-11-25 that requires a task (its
+///   experimental tasks) is called as one, and run as above: `tools/call`
+///   with a `task`, `tasks/get` until it ends, its result read with
+///   `tasks/result`, `tasks/cancel` when the local call is cancelled. (rmcp
+///   drops a listed tool's `execution`: the server's refusal of a call
+///   without a task, `-32601`, says that the tool requires one, and the
+///   call, which never ran, is sent again as a task, as every later call
+///   of the tool is.) A task waiting for input is asked for its result,
+///   through which its server asks its questions (`elicitation/create`),
+///   asked of the caller and answered as a call's elicitations are.
 /// - A connection that fails or closes, a server that dies mid-call, is a
 ///   transient failure the retry policy reads (never a hang); a JSON-RPC
 ///   error from the server, or an answer that is not a tool result, is a
@@ -73,6 +84,8 @@ use crate::{Failure, IntoToolResult, Lowered, ToolError, ToolResult};
 pub struct RemoteTool {
     pub(super) connection: Arc<Connection>,
     pub(super) name: String,
+    /// The tool requires a task of 2025-11-25: its server said so.
+    pub(super) tasked: AtomicBool,
     title: Option<String>,
     description: String,
     input: Schema,
@@ -97,6 +110,7 @@ impl RemoteTool {
         Self {
             connection,
             name: tool.name.into_owned(),
+            tasked: AtomicBool::new(false),
             title: tool.title,
             description: tool.description.map(|d| d.into_owned()).unwrap_or_default(),
             input: Schema::from((*tool.input_schema).clone()),

@@ -1,6 +1,7 @@
 //! A remote call the server runs as a task (the tasks extension of
-//! 2026-07-28): polled to its end, its status messages passed on,
-//! cancelled on its server when the local call is.
+//! 2026-07-28, or the experimental tasks of 2025-11-25): polled to its
+//! end, its status messages passed on, cancelled on its server when the
+//! local call is.
 
 use std::time::Duration;
 
@@ -11,6 +12,7 @@ use rmcp::model::{
 };
 use rmcp::service::{Peer, RoleClient};
 
+use super::legacy;
 use super::parked::{Parked, TaskRound};
 use super::question;
 use super::read;
@@ -42,11 +44,18 @@ impl RemoteTool {
     /// tool result, a failure or cancellation by the server a permanent
     /// failure; each new status message goes to the call's log (info).
     /// The local call cancelled, the task is cancelled on its server.
-    pub(super) async fn run_task(&self, task: Task, cx: &CallContext<'static>) -> Lowered {
+    /// `legacy`: a task of 2025-11-25, spoken to in that dialect.
+    pub(super) async fn run_task(
+        &self,
+        task: Task,
+        legacy: bool,
+        cx: &CallContext<'static>,
+    ) -> Lowered {
         let mut polling = Polling {
             guard: CancelTask {
                 peer: Some(self.connection.service.peer().clone()),
                 id: task.task_id.clone(),
+                legacy,
             },
             interval: task.poll_interval_ms,
             said: None,
@@ -107,15 +116,25 @@ impl RemoteTool {
                 // The guard tells the server.
                 () = cx.cancelled() => return answers::cancelled(),
             }
+            let id = polling.guard.id.clone();
+            let polled = async {
+                if polling.guard.legacy {
+                    legacy::get(&peer, &id).await
+                } else {
+                    Ok(peer.get_task(GetTaskParams::new(id.clone())).await?.task)
+                }
+            };
             let polled = tokio::select! {
-                polled = peer.get_task(GetTaskParams::new(polling.guard.id.clone())) => polled,
+                polled = polled => polled,
                 () = cx.cancelled() => return answers::cancelled(),
             };
             let polled = match polled {
-                Ok(polled) => polled.task,
+                Ok(polled) => polled,
                 Err(err) => return read::read(&self.name, Err(err)),
             };
-            polling.interval = polled.task.poll_interval_ms;
+            // None suggested now, the last suggestion holds (rmcp drops
+            // the `pollInterval` of some answers of 2025-11-25).
+            polling.interval = polled.task.poll_interval_ms.or(polling.interval);
             tell(&mut polling.said, polled.task.status_message, cx);
             match polled.payload {
                 TaskPayload::Completed { result } => {
@@ -143,6 +162,9 @@ impl RemoteTool {
                         "the mcp server cancelled the task of `{}`",
                         self.name
                     ));
+                }
+                TaskPayload::InputRequired { .. } if polling.guard.legacy => {
+                    return Box::pin(self.task_result(polling.guard, cx)).await;
                 }
                 TaskPayload::InputRequired { input_requests } => {
                     let (mut asks, mut responses) = question::asks_of(input_requests);
@@ -179,6 +201,18 @@ fn tell(said: &mut Option<String>, message: Option<String>, cx: &CallContext<'_>
 pub(super) struct CancelTask {
     peer: Option<Peer<RoleClient>>,
     id: String,
+    legacy: bool,
+}
+
+impl CancelTask {
+    pub(super) fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// The task ended: nothing to cancel.
+    pub(super) fn disarm(&mut self) {
+        self.peer = None;
+    }
 }
 
 impl Drop for CancelTask {
@@ -188,8 +222,13 @@ impl Drop for CancelTask {
             return;
         };
         let id = std::mem::take(&mut self.id);
+        let legacy = self.legacy;
         runtime.spawn(async move {
-            let _ = peer.cancel_task(CancelTaskParams::new(id)).await;
+            if legacy {
+                legacy::cancel(&peer, id).await;
+            } else {
+                let _ = peer.cancel_task(CancelTaskParams::new(id)).await;
+            }
         });
     }
 }
