@@ -54,18 +54,7 @@ fn server() -> Option<(PathBuf, PathBuf)> {
 
 /// The server as a child process, connected; the child, killed on drop.
 async fn connect(script: &PathBuf, node: &PathBuf) -> (McpClient, tokio::process::Child) {
-    let mut child = tokio::process::Command::new(node)
-        .arg(script)
-        .arg("stdio")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let stdout = child.stdout.take().unwrap();
-    let stdin = child.stdin.take().unwrap();
-    let client = McpClient::connect((stdout, stdin)).await.unwrap();
+    let (client, child, _said) = connect_recorded(script, node).await;
     (client, child)
 }
 
@@ -111,7 +100,8 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Recorded<T> {
     }
 }
 
-/// The server as a child process, connected through a recorded transport.
+/// The server as a child process, connected through a recorded
+/// transport; the child, killed on drop.
 async fn connect_recorded(
     script: &PathBuf,
     node: &PathBuf,
