@@ -58,6 +58,17 @@ async fn connect(script: &PathBuf, node: &PathBuf) -> (McpClient, tokio::process
     (client, child)
 }
 
+/// A cancellation that comes after `delay`.
+fn cancelled_after(delay: Duration) -> CancellationToken {
+    let token = CancellationToken::new();
+    let cancel = token.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(delay).await;
+        cancel.cancel();
+    });
+    token
+}
+
 #[derive(serde::Deserialize, schemars::JsonSchema)]
 struct City {
     city: String,
@@ -284,12 +295,7 @@ async fn a_cancelled_turn_stops_waiting_for_the_server_which_serves_on() {
     bounded(async {
         let (client, _child) = connect(&script, &node).await;
         let toolbox = toolbox(&client).await;
-        let token = CancellationToken::new();
-        let cancel = token.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(500)).await;
-            cancel.cancel();
-        });
+        let token = cancelled_after(Duration::from_millis(500));
         let started = Instant::now();
         let turn = Turn::new([
             call(
@@ -452,12 +458,7 @@ async fn a_task_of_a_cancelled_turn_is_cancelled_on_its_server() {
     bounded(async {
         let (client, _child, said) = connect_recorded(&script, &node).await;
         let toolbox = toolbox(&client).await;
-        let token = CancellationToken::new();
-        let cancel = token.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(Duration::from_millis(1500)).await;
-            cancel.cancel();
-        });
+        let token = cancelled_after(Duration::from_millis(1500));
         let started = Instant::now();
         let turn = Turn::new([call(
             "c1",
