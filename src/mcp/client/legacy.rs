@@ -35,7 +35,10 @@ pub(super) fn task_call(params: &CallToolRequestParams) -> ClientRequest {
 
 /// Whether an answer to a call made without a task is the refusal of a
 /// tool that requires one: a JSON-RPC error `-32601`, or (as the
-/// TypeScript SDK sends it) an error result carrying that error.
+/// TypeScript SDK sends it) an error result carrying that error and
+/// saying it is for want of a task, so that a tool's own error text that
+/// merely starts alike is not read as a refusal (its call ran; it is not
+/// sent again).
 ///
 /// rmcp drops a listed tool's `execution`, so the refusal is how the
 /// client learns that the tool requires a task: a refused call never ran.
@@ -48,7 +51,10 @@ pub(super) fn needs_task(answered: &Result<ServerResult, ServiceError>) -> bool 
                     .content
                     .first()
                     .and_then(ContentBlock::as_text)
-                    .is_some_and(|text| text.text.starts_with(&format!("MCP error {NEEDS_TASK}:")))
+                    .is_some_and(|text| {
+                        text.text.starts_with(&format!("MCP error {NEEDS_TASK}:"))
+                            && text.text.contains("requires task")
+                    })
         }
         _ => false,
     }
@@ -201,6 +207,11 @@ mod tests {
         assert!(needs_task(&Ok(ServerResult::CallToolResult(wrapped))));
         let other = CallToolResult::error(vec![ContentBlock::text("no such city")]);
         assert!(!needs_task(&Ok(ServerResult::CallToolResult(other))));
+        // A tool's own error that starts alike ran: it is no refusal.
+        let alike = CallToolResult::error(vec![ContentBlock::text(
+            "MCP error -32601: the upstream server has no such method",
+        )]);
+        assert!(!needs_task(&Ok(ServerResult::CallToolResult(alike))));
         let refused = rmcp::ErrorData::new(rmcp::model::ErrorCode(NEEDS_TASK), "task", None);
         assert!(needs_task(&Err(ServiceError::McpError(refused))));
         let params = CallToolRequestParams::new("t");
