@@ -276,11 +276,7 @@ impl ToolResult {
         {
             return;
         }
-        if let Some(Value::Object(request)) = self
-            .metadata
-            .as_mut()
-            .and_then(|metadata| metadata.get_mut(Self::PENDING_KEY))
-        {
+        if let Some(request) = self.pending_object_mut() {
             request.insert(
                 "id".to_owned(),
                 Value::String(uuid::Uuid::new_v4().to_string()),
@@ -288,19 +284,13 @@ impl ToolResult {
         }
     }
 
-    /// Puts `request` in place of the request this result is suspended on
-    /// (the same request, sealed); a result that is not suspended is left
-    /// as it is.
-    #[cfg(feature = "seal")]
-    pub(crate) fn replace_pending_request(&mut self, request: &Request) {
-        if let (Some(pending), Ok(value)) = (
-            self.metadata
-                .as_mut()
-                .and_then(|metadata| metadata.get_mut(Self::PENDING_KEY)),
-            serde_json::to_value(request),
-        ) {
-            *pending = value;
-        }
+    /// The JSON object of the request this result is suspended on, to
+    /// edit in place (name it, seal it) without reading it whole.
+    pub(crate) fn pending_object_mut(&mut self) -> Option<&mut Map<String, Value>> {
+        self.metadata
+            .as_mut()
+            .and_then(|metadata| metadata.get_mut(Self::PENDING_KEY))
+            .and_then(Value::as_object_mut)
     }
 
     /// Whether this result is a suspension.

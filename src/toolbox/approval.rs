@@ -273,11 +273,17 @@ fn as_sent(arguments: &Arguments) -> Value {
     }
 }
 
-fn pending(request: &Request) -> Lowered {
+/// The answer of a call parked on `request`.
+pub(super) fn pending(request: &Request) -> Lowered {
     ToolResult::<(), ToolError>::pending(request.clone()).lower()
 }
 
-fn ended(lowered: Lowered, stop: StopReason, not_resumed: Option<Box<ResumeError>>) -> Ended {
+/// A call that ended before its body ran.
+pub(super) fn ended(
+    lowered: Lowered,
+    stop: StopReason,
+    not_resumed: Option<Box<ResumeError>>,
+) -> Ended {
     Ended {
         lowered,
         attempts: 0,

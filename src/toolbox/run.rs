@@ -16,15 +16,15 @@ use futures_util::stream::FuturesUnordered;
 use futures_util::{FutureExt, StreamExt};
 use tokio_util::sync::CancellationToken;
 
-use super::approval::Gate;
+use super::approval::{self, Gate};
 use super::driver::InProcess;
 use super::turn::{Resumed, check_answer};
 use super::{Attempt, CallOutcome, Driver, ResumeError, Toolbox, Turn, answers};
+use crate::Lowered;
 use crate::canonical::{Answer, Request};
 use crate::provider::Call;
 use crate::retry::{Decision, StopReason};
 use crate::tool::{Observer, Scope, Values, drop_quietly};
-use crate::{IntoToolResult, Lowered, ToolError, ToolResult};
 
 impl Toolbox {
     /// The most times one call is resumed with an answer in one turn on a
@@ -314,12 +314,12 @@ impl<D: Driver> CallRun<'_, D> {
             if let (Some(answer), Some(parked)) = (given, self.parked)
                 && let Err(refused) = self.toolbox.sealing.open(call, answer)
             {
-                return Ok(Ended {
-                    lowered: ToolResult::<(), ToolError>::pending(parked.clone()).lower(),
-                    attempts: 0,
-                    stop: StopReason::Suspended,
-                    not_resumed: Some(Box::new(refused)),
-                });
+                let lowered = approval::pending(parked);
+                return Ok(approval::ended(
+                    lowered,
+                    StopReason::Suspended,
+                    Some(Box::new(refused)),
+                ));
             }
             let arguments = arguments.as_ref().unwrap_or(&call.arguments);
             // The answer the driver resumed the call with.

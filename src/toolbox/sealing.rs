@@ -13,8 +13,8 @@ use crate::provider::Call;
 #[cfg(feature = "seal")]
 use crate::tool::Arguments;
 
-/// The toolbox's keyring of requests, and the approvals whose answers a
-/// caller brought.
+/// The keyring that seals the requests calls park on, and the approvals
+/// whose answers a caller brought.
 #[derive(Default)]
 pub(super) struct Sealing {
     #[cfg(feature = "seal")]
@@ -24,14 +24,14 @@ pub(super) struct Sealing {
 }
 
 impl Sealing {
-    /// Adds the seal of `request` of `call` to the request's `data`: every
-    /// request a call parks on, an approval or one of its body's.
+    /// Adds the seal of the approval request `request` of `call` to its
+    /// `data` (a body's requests are sealed by
+    /// [`seal_pending`](Self::seal_pending)).
     #[cfg_attr(not(feature = "seal"), allow(clippy::unused_self, unused_variables))]
     pub(super) fn seal(&self, call: &Call, request: &mut Request) {
         #[cfg(feature = "seal")]
         if self.keyring.is_some() {
-            let id = request.id.clone();
-            self.seal_into(call, &id, request.data.get_or_insert_with(Map::new));
+            self.seal_into(call, &request.id, request.data.get_or_insert_with(Map::new));
         }
     }
 
@@ -40,10 +40,21 @@ impl Sealing {
     pub(super) fn seal_pending(&self, call: &Call, result: &mut crate::canonical::ToolResult) {
         #[cfg(feature = "seal")]
         if self.keyring.is_some()
-            && let Some(mut request) = result.pending_request()
+            && let Some(request) = result.pending_object_mut()
         {
-            self.seal(call, &mut request);
-            result.replace_pending_request(&request);
+            // Named already (`name_pending_request`): sealed in place.
+            let id = request
+                .get("id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let data = request.entry("data").or_insert(Value::Null);
+            if data.is_null() {
+                *data = Value::Object(Map::new());
+            }
+            if let Some(data) = data.as_object_mut() {
+                self.seal_into(call, &id, data);
+            }
         }
     }
 
