@@ -10,7 +10,7 @@ use rmcp::model::{
 };
 use rmcp::service::PeerRequestOptions;
 
-use super::flight::{CancelOnDrop, InFlight};
+use super::flight::InFlight;
 use super::legacy;
 use super::parked::{InputRound, Parked};
 use super::question;
@@ -122,30 +122,17 @@ impl RemoteTool {
         } else {
             ClientRequest::CallToolRequest(CallToolRequest::new(params))
         };
-        // Followed before it is sent: a server may ask its question before
-        // the send returns.
-        let mut following = connection.routes.follow_unsent();
-        let handle = match peer.send_cancellable_request(request, options).await {
-            Ok(handle) => handle,
-            Err(rmcp::service::ServiceError::McpError(refusal)) => {
-                return Err(read::refused(&self.name, refusal));
+        match InFlight::send(connection, request, options, task, None).await {
+            Ok(mut flight) => {
+                flight.arguments = arguments;
+                flight.round = round;
+                Ok(flight)
             }
-            Err(err) => return Err(read::broken(&self.name, err)),
-        };
-        following.bind(handle.progress_token.clone());
-        Ok(InFlight {
-            following,
-            guard: CancelOnDrop {
-                peer: Some(peer.clone()),
-                id: handle.id.clone(),
-                answer: Box::pin(handle.await_response()),
-                task,
-                then: None,
-            },
-            increasing: Default::default(),
-            arguments,
-            round,
-        })
+            Err(rmcp::service::ServiceError::McpError(refusal)) => {
+                Err(read::refused(&self.name, refusal))
+            }
+            Err(err) => Err(read::broken(&self.name, err)),
+        }
     }
 
     /// Waits for the answer to a request of the call that is no

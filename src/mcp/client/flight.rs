@@ -1,14 +1,17 @@
-//! `InFlight`: a `tools/call` sent and not answered yet.
+//! `InFlight`: a request of a call (its `tools/call`, or a task's
+//! `tasks/result`) sent and not answered yet.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+use rmcp::model::ClientRequest;
 use rmcp::model::{
     CancelTaskParams, CancelledNotificationParam, JsonObject, RequestId, ServerResult,
 };
-use rmcp::service::{Peer, RoleClient, ServiceError};
+use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 
+use super::connection::Connection;
 use super::legacy;
 use super::routes::{Following, Heard};
 use super::task::CancelTask;
@@ -19,9 +22,9 @@ use crate::tool::CallContext;
 pub(super) type Answering =
     Pin<Box<dyn Future<Output = Result<ServerResult, ServiceError>> + Send>>;
 
-/// A `tools/call` sent and not answered yet: what the server says about
-/// it meanwhile, and its answer to come, in the guard that cancels the
-/// call if it is let go before that answer.
+/// A request of a call sent and not answered yet: what the server says
+/// about it meanwhile, and its answer to come, in the guard that cancels
+/// the call if it is let go before that answer.
 pub(super) struct InFlight {
     pub(super) following: Following,
     pub(super) guard: CancelOnDrop,
@@ -34,6 +37,35 @@ pub(super) struct InFlight {
 }
 
 impl InFlight {
+    /// Sends `request` for a call on `connection`, followed from before it
+    /// is sent (a server may ask its question before the send returns);
+    /// `task` and `then` as the guard's ([`CancelOnDrop`]).
+    pub(super) async fn send(
+        connection: &Connection,
+        request: ClientRequest,
+        options: PeerRequestOptions,
+        task: bool,
+        then: Option<CancelTask>,
+    ) -> Result<Self, ServiceError> {
+        let peer = connection.service.peer();
+        let mut following = connection.routes.follow_unsent();
+        let handle = peer.send_cancellable_request(request, options).await?;
+        following.bind(handle.progress_token.clone());
+        Ok(Self {
+            following,
+            guard: CancelOnDrop {
+                peer: Some(peer.clone()),
+                id: handle.id.clone(),
+                answer: Box::pin(handle.await_response()),
+                task,
+                then,
+            },
+            increasing: Increasing::default(),
+            arguments: JsonObject::new(),
+            round: 0,
+        })
+    }
+
     /// Passes what the server said about the call to its context: progress
     /// and logs (a question is the caller's to take first).
     pub(super) fn hear(&mut self, heard: Heard, cx: &CallContext<'_>) {

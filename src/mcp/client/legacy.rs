@@ -13,7 +13,7 @@ use rmcp::model::{
 use rmcp::service::{Peer, PeerRequestOptions, RoleClient, ServiceError};
 use serde_json::{Value, json};
 
-use super::flight::{CancelOnDrop, InFlight};
+use super::flight::InFlight;
 use super::read;
 use super::remote::RemoteTool;
 use super::task::CancelTask;
@@ -106,9 +106,8 @@ pub(super) async fn get(peer: &Peer<RoleClient>, id: &str) -> Result<DetailedTas
                 Ok(ServerResult::CallToolResult(result)) => TaskPayload::Completed {
                     result: object(&result),
                 },
-                Ok(_) => TaskPayload::Completed {
-                    result: JsonObject::new(),
-                },
+                // No tool result: read as an answer the call cannot use.
+                Ok(_) => return Err(ServiceError::UnexpectedResponse),
                 Err(ServiceError::McpError(error)) => TaskPayload::Failed {
                     error: JsonObject::from_iter([("code".to_owned(), json!(error.code.0))]),
                 },
@@ -140,31 +139,15 @@ impl RemoteTool {
         guard: CancelTask,
         cx: &CallContext<'static>,
     ) -> Lowered {
-        let peer = self.connection.service.peer();
         let asked = request("tasks/result", guard.id());
-        // Followed before it is sent, as a call is: the server may ask at once.
-        let mut following = self.connection.routes.follow_unsent();
-        let handle = match peer
-            .send_cancellable_request(asked, PeerRequestOptions::no_options())
-            .await
-        {
-            Ok(handle) => handle,
-            Err(err) => return read::read(&self.name, Err(err)),
-        };
-        following.bind(handle.progress_token.clone());
-        let flight = InFlight {
-            following,
-            guard: CancelOnDrop {
-                peer: Some(peer.clone()),
-                id: handle.id.clone(),
-                answer: Box::pin(handle.await_response()),
-                task: true,
-                then: Some(guard),
-            },
-            increasing: Default::default(),
-            arguments: JsonObject::new(),
-            round: 0,
-        };
+        // A `tasks/result` let go is cancelled at once (it brings no task);
+        // its guard cancels the task.
+        let options = PeerRequestOptions::no_options();
+        let flight =
+            match InFlight::send(&self.connection, asked, options, false, Some(guard)).await {
+                Ok(flight) => flight,
+                Err(err) => return read::read(&self.name, Err(err)),
+            };
         self.wait_for(flight, cx).await
     }
 }

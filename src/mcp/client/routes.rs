@@ -134,14 +134,22 @@ impl Routes {
     /// asks before the request is sent is the call's, as after.
     pub(super) fn follow_unsent(&self) -> Following {
         let unsent = format!("unsent-{}", self.next_id());
-        self.follow(ProgressToken(NumberOrString::String(unsent.into())))
+        // No report names a token not yet sent: nothing early to hand.
+        self.route(ProgressToken(NumberOrString::String(unsent.into())), false)
     }
 
     /// Follows `token`: the reports that came early, then every one after.
+    #[cfg(test)]
     pub(super) fn follow(&self, token: ProgressToken) -> Following {
+        self.route(token, true)
+    }
+
+    fn route(&self, token: ProgressToken, early: bool) -> Following {
         let (sender, heard) = unbounded_channel();
         let mut table = self.table();
-        table.hand_early(&token, &sender);
+        if early {
+            table.hand_early(&token, &sender);
+        }
         table.following.insert(
             token.clone(),
             Route {

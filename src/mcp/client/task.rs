@@ -138,7 +138,7 @@ impl RemoteTool {
             tell(&mut polling.said, polled.task.status_message, cx);
             match polled.payload {
                 TaskPayload::Completed { result } => {
-                    polling.guard.peer = None;
+                    polling.guard.disarm();
                     return match serde_json::from_value::<CallToolResult>(result.into()) {
                         Ok(result) => read::tool_result(&self.name, &result),
                         Err(_) => read::permanent(format!(
@@ -148,7 +148,7 @@ impl RemoteTool {
                     };
                 }
                 TaskPayload::Failed { error } => {
-                    polling.guard.peer = None;
+                    polling.guard.disarm();
                     let code = error.get("code").and_then(serde_json::Value::as_i64);
                     return read::permanent(format!(
                         "the task of `{}` failed on the mcp server{}",
@@ -157,7 +157,7 @@ impl RemoteTool {
                     ));
                 }
                 TaskPayload::Cancelled => {
-                    polling.guard.peer = None;
+                    polling.guard.disarm();
                     return read::permanent(format!(
                         "the mcp server cancelled the task of `{}`",
                         self.name
