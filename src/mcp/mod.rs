@@ -81,3 +81,8 @@ mod server;
 pub use client::{McpClient, RemoteTool};
 #[cfg(feature = "mcp-server")]
 pub use server::{McpServer, McpServerError, TaskStore};
+
+/// The `_meta` key under which this crate's server shows what a request
+/// holds beyond its prompt and form, and its client reads it
+/// (`McpServer::REQUEST_META`).
+const REQUEST_META: &str = "toolresult/request";

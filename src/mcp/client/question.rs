@@ -11,6 +11,7 @@ use rmcp::model::{
 use serde_json::{Map, Value, json};
 
 use crate::canonical::{Answer, Request, SEAL};
+use crate::mcp::REQUEST_META;
 
 /// Where a form's schema goes in the request's `data`, as the crate's
 /// server reads it (`McpServer::REQUESTED_SCHEMA`).
@@ -18,10 +19,6 @@ const REQUESTED_SCHEMA: &str = "requestedSchema";
 /// The reason of a declined answer that cancels rather than declines
 /// (`McpServer::CANCELLED`).
 const CANCELLED: &str = "cancel";
-
-/// The key of an elicitation's `_meta` where the crate's server shows the
-/// request's kind and data (`McpServer::REQUEST_META`).
-const REQUEST_META: &str = "toolresult/request";
 
 /// The request `id` a caller sees for `params`: a form is an `input`
 /// request whose `data.requestedSchema` is the form's schema; a URL

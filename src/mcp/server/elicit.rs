@@ -14,6 +14,7 @@ use rmcp::service::{Peer, RoleServer};
 use serde_json::{Map, Value, json};
 
 use crate::canonical::{Answer, Request, SEAL};
+use crate::mcp::REQUEST_META;
 use crate::provider::Call;
 use crate::toolbox::Driver;
 
@@ -23,8 +24,6 @@ pub(crate) const REQUESTED_SCHEMA: &str = "requestedSchema";
 pub(crate) const DECLINED: &str = "decline";
 /// See [`McpServer::CANCELLED`](super::McpServer::CANCELLED).
 pub(crate) const CANCELLED: &str = "cancel";
-/// See [`McpServer::REQUEST_META`](super::McpServer::REQUEST_META).
-pub(crate) const REQUEST_META: &str = "toolresult/request";
 
 /// The elicitation modes a client declared.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

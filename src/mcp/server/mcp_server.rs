@@ -133,7 +133,7 @@ impl McpServer {
     /// "data"}`, its data without its seal or `requestedSchema` (an
     /// approval's `tool`, `arguments` and `reason`); the crate's client
     /// makes them its local request's kind and data.
-    pub const REQUEST_META: &'static str = super::elicit::REQUEST_META;
+    pub const REQUEST_META: &'static str = crate::mcp::REQUEST_META;
 
     /// The default number of tools in a page of `tools/list`.
     pub const DEFAULT_PAGE_SIZE: usize = 100;

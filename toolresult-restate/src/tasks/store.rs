@@ -107,9 +107,7 @@ impl RestateTasks {
         });
         posted.await?
     }
-}
 
-impl RestateTasks {
     /// Tells the task `id`'s record its call parked (`TaskRecords/park`),
     /// as of now.
     pub(super) async fn park(&self, id: &str, parked: &Parked) -> Result<(), Failed> {

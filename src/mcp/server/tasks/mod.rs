@@ -95,11 +95,17 @@ impl Tasks {
         })
     }
 
-    fn track(&self, id: &str) -> CancellationToken {
-        let token = CancellationToken::new();
+    /// The cancellation of the task `id`'s call, now running in this
+    /// process; `None` when it runs already (two updates that each
+    /// completed its round resume it once).
+    fn track(&self, id: &str) -> Option<CancellationToken> {
         let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        if running.contains_key(id) {
+            return None;
+        }
+        let token = CancellationToken::new();
         running.insert(id.to_owned(), token.clone());
-        token
+        Some(token)
     }
 
     fn forget(&self, id: &str) -> Option<CancellationToken> {
@@ -115,7 +121,9 @@ impl Tasks {
         request: CallToolRequestParams,
         context: &RequestContext<RoleServer>,
     ) {
-        let token = self.track(id);
+        let Some(token) = self.track(id) else {
+            return;
+        };
         let running = run::run(
             server.clone(),
             id.to_owned(),

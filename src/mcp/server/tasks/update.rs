@@ -29,8 +29,10 @@ impl McpServer {
     /// is refused, and the task waits on.
     ///
     /// Two updates of one task at the same moment race (the store keeps
-    /// the last record written): a client answers a task's requests in
-    /// turn, or all at once.
+    /// the last record written; one process resumes the call once, two
+    /// replicas may each resume it): a client answers a task's requests in
+    /// turn, or all at once. Answers a store that runs the call could not
+    /// take leave the task waiting for them, to be sent again.
     ///
     /// ```
     /// use rmcp::model::{InputResponses, UpdateTaskParams};
@@ -56,6 +58,7 @@ impl McpServer {
         let id = request.task_id.clone();
         let id = id.as_str();
         let mut record = self.tasks.find(id).await?;
+        let waiting = record.clone();
         let refused = |why: String| ErrorData::invalid_params(why, None);
         match answered(&mut record, request).map_err(refused)? {
             Answered::Nothing => Ok(()),
@@ -63,11 +66,17 @@ impl McpServer {
             Answered::Whole(call) => {
                 let answers = answers(&call);
                 self.tasks.write(id, &record).await?;
-                notify::status(&context, &record.task).await;
-                let store = &self.tasks.store;
-                if !store.answer(id, &answers).await.map_err(unavailable)? {
-                    self.tasks.spawn(self, id, call, &context);
+                match self.tasks.store.answer(id, &answers).await {
+                    Ok(true) => {}
+                    Ok(false) => self.tasks.spawn(self, id, call, &context),
+                    Err(error) => {
+                        // The answers never reached the call: the task
+                        // waits on, for the client to send them again.
+                        let _ = self.tasks.write(id, &waiting).await;
+                        return Err(unavailable(error));
+                    }
                 }
+                notify::status(&context, &record.task).await;
                 Ok(())
             }
         }
