@@ -12,7 +12,7 @@
 //! reaches the client.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime};
 
@@ -46,9 +46,11 @@ struct NoArgs {}
 
 type Records = Mutex<HashMap<String, (Value, SystemTime)>>;
 
-/// A store two servers share, as replicas share a database.
+/// A store two servers share, as replicas share a database; while its
+/// flag is up, it fails the next hand-off of a round's answers (as a store
+/// that runs the calls elsewhere may).
 #[derive(Clone, Default)]
-struct Shared(Arc<Records>);
+struct Shared(Arc<Records>, Arc<AtomicBool>);
 
 impl TaskStore for Shared {
     fn put<'a>(
@@ -81,6 +83,25 @@ impl TaskStore for Shared {
             .filter(|(_, expires)| SystemTime::now() < *expires)
             .map(|(record, _)| record);
         Box::pin(async move { Ok(kept) })
+    }
+
+    fn answer<'a>(
+        &'a self,
+        _id: &'a str,
+        _answers: &'a [toolresult::canonical::Answer],
+    ) -> std::pin::Pin<
+        Box<
+            dyn Future<Output = Result<bool, Box<dyn std::error::Error + Send + Sync>>> + Send + 'a,
+        >,
+    > {
+        let down = self.1.swap(false, Ordering::SeqCst);
+        Box::pin(async move {
+            if down {
+                Err("the store is down".into())
+            } else {
+                Ok(false)
+            }
+        })
     }
 }
 
@@ -406,6 +427,38 @@ async fn a_task_waiting_for_input_is_answered_through_another_server() {
         let ack = send(&other, "tasks/update", &task, true, params).await;
         assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
         let done = until(&one, &task, "completed").await;
+        let text = &done["result"]["result"]["content"][0]["text"];
+        assert_eq!(text, r#"hello {"name":"Ada"}"#, "{done}");
+    })
+    .await;
+}
+
+/// Answers the store could not take leave the task waiting for them: the
+/// update is an error, the task still asks, and the answers sent again
+/// resume it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn answers_a_store_could_not_take_leave_the_task_waiting_for_them() {
+    bounded(async {
+        let store = Shared::default();
+        let finished = Arc::new(AtomicUsize::new(0));
+        let server = server(Some(store.clone()), Duration::from_secs(60), finished);
+        let address = serve(&server, StreamableHttpServerConfig::default()).await;
+        let task = task_of(&call(&address, "ask", true, json!({})).await);
+        until(&address, &task, "input_required").await;
+        let answer = json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
+        let params = json!({"taskId": task, "inputResponses": answer});
+        store.1.store(true, Ordering::SeqCst);
+        let failed = send(&address, "tasks/update", &task, true, params.clone()).await;
+        assert!(failed.get("error").is_some(), "{failed}");
+        let waiting = get(&address, &task).await;
+        assert_eq!(waiting["result"]["status"], "input_required", "{waiting}");
+        assert!(
+            waiting["result"]["inputRequests"].get("name").is_some(),
+            "{waiting}"
+        );
+        let ack = send(&address, "tasks/update", &task, true, params).await;
+        assert_eq!(ack["result"], json!({"resultType": "complete"}), "{ack}");
+        let done = until(&address, &task, "completed").await;
         let text = &done["result"]["result"]["content"][0]["text"];
         assert_eq!(text, r#"hello {"name":"Ada"}"#, "{done}");
     })
